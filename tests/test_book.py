@@ -1596,8 +1596,9 @@ def test_sensitivity_counts_the_rows_again_under_scaled_margins(tmp_path, monkey
     at4 = sens.loc[(webber, "x4")]
     assert at4[NOT_REPLICATED] < sens.loc[(webber, "x1"), NOT_REPLICATED]
     assert (sens["total"] == sens.groupby(level=0)["total"].transform("first")).all()
-    assert book.judged_on(cards)[webber] == "TREC-COVID"
-    assert book.judged_on(cards)["Cormack & Lynam 2006"] == ""
+    judged_on = book.scorecard_table(cards)["judged on"]
+    assert judged_on[webber] == "TREC-COVID"
+    assert judged_on["Cormack & Lynam 2006"] == ""
 
 
 def test_error_units_says_what_each_chapters_errors_rest_on(tmp_path, monkeypatch):

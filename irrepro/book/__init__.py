@@ -7,7 +7,7 @@ The paper's numbers are data (``book/papers/<bibkey>.yml``); a chapter prints ea
 
 from __future__ import annotations
 
-from .._rule import (  # noqa: F401  (the statuses, combine, spread_notes, verdict, PaperValue: the families' rows)
+from .._rule import (  # noqa: F401  (the statuses, spread_notes, verdict, PaperValue: the families' rows)
     INCONCLUSIVE,
     NOT_COMPARABLE,
     NOT_REPLICATED,
@@ -15,7 +15,6 @@ from .._rule import (  # noqa: F401  (the statuses, combine, spread_notes, verdi
     REPLICATED,
     STATUSES,
     PaperValue,
-    combine,
     judge,
     margins,
     spread_notes,
@@ -23,10 +22,8 @@ from .._rule import (  # noqa: F401  (the statuses, combine, spread_notes, verdi
 )
 from .._text import slug  # the file names of the recorded results (also irrepro.book.slug)
 from ._config import config
-from ._display import STATUS_WORDS, collections_table, data_banner, table, with_error
+from ._display import STATUS_WORDS, aside, collections_table, data_banner, table, with_error
 from ._exercises import answer, check
-from ._headline import headline_table
-from ._pages import aside
 from ._papers import PAPERS, STUDIES, paper_numbers  # noqa: F401
 from ._rows import Errors, claim, correlation, count, errors, ordering, rate, score, share  # noqa: F401
 from ._scorecard import (  # noqa: F401
@@ -36,7 +33,7 @@ from ._scorecard import (  # noqa: F401
     emulation_summary,
     error_units,
     header,
-    judged_on,
+    headline_table,
     label,
     scorecard,
     scorecard_chapters,

@@ -22,15 +22,6 @@ class Errors:
     replicates: int | None = None
     reason: str = ""
 
-    def fields(self) -> dict:
-        """The row's keys of the rule (``se_sampling``, ``se_mc``, ``unit``, ...)."""
-        out: dict = {"se_sampling": self.sampling, "se_mc": self.mc, "unit": self.unit}
-        if self.replicates:
-            out["replicates"] = int(self.replicates)
-        if self.reason:
-            out["se_reason"] = self.reason
-        return out
-
     def scaled(self, factor: float) -> Errors:
         """The errors of the number times ``factor`` (a share as a percentage: 100)."""
         s, m = (np.asarray(x, dtype=float) * factor for x in (self.sampling, self.mc))
@@ -127,9 +118,11 @@ def _row(quantity: str, paper, ours, kind: str, err: Errors | None, reason: str,
             raise ValueError(f"{quantity}: give its errors (book.errors), or the reason it has none")
         row |= {"se_sampling": 0.0, "se_mc": 0.0, "se_reason": reason}
     else:
-        row |= err.fields()
-        if reason:
-            row["se_reason"] = reason
+        row |= {"se_sampling": err.sampling, "se_mc": err.mc, "unit": err.unit}
+        if err.replicates:
+            row["replicates"] = int(err.replicates)
+        if reason or err.reason:
+            row["se_reason"] = reason or err.reason
     return row | extra
 
 
@@ -148,8 +141,7 @@ def share(
     digits: int = 1,
     **extra,
 ) -> dict:
-    """A row (kind ``"rate"``) of shares in % of outcomes (or of each of ``categories``), each with its
-    sampling error by cluster (Agresti & Coull's where every unit agrees)."""
+    """A row (kind ``"rate"``) of shares in % of outcomes (or of ``categories``), with clustered errors."""
     x = np.asarray(outcomes)
     if categories is None:
         hits = np.asarray(x, dtype=float)[None]

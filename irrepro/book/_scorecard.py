@@ -1,17 +1,23 @@
 """The scorecard: every compared row of every chapter, the counts per status, ReScience C's verdict
-label and the chapter's opening box; and what the verdicts rest on (data, errors' units, margins)."""
+label and the chapter's opening box with its headline (gathered into one table); and what the verdicts
+rest on (data, errors' units, margins)."""
 
 from __future__ import annotations
 
 import html
 import json
+import os
 import re
+import time
 from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import pandas as pd
 
+from .. import parallel
 from .._rule import (
+    _VERDICT_OF,
     INCONCLUSIVE,
     NOT_COMPARABLE,
     NOT_REPLICATED,
@@ -23,12 +29,202 @@ from .._rule import (
     read_book_file,
     scaled,
 )
-from ._config import results_dir
-from ._display import _HTML, status_table, with_error
-from ._headline import LABELS, VERDICT_ITEM, _beside, headline
-from ._pages import docname, table_link
+from .._text import json_text
+from ._config import config, results_dir
+from ._display import _HTML, STATUS_WORDS, anchor, docname, href, status_badge, status_table, with_error
 from ._papers import PAPERS, STUDIES, paper_numbers
 from ._tables import _SESSION
+
+#: A study's title ``Chapter (beside A, B & C 2021)``: the phone's line names the study alone.
+_BESIDE = re.compile(r"\(beside (?P<study>.+)\)$")
+
+#: When the chapter's kernel imported :mod:`irrepro.book`: its time to run ends at its header cell.
+_STARTED = time.perf_counter()
+
+#: The item of a chapter's comparison that judges the paper's claims (``book.compare(..., "Verdict")``).
+VERDICT_ITEM = "Verdict"
+
+#: ReScience C's labels of a replication, from ``irrepro.book.label``.
+LABELS = {"[Re]": "reproduced", "[~Re]": "reproduced in part", "[¬Re]": "not reproduced"}
+
+#: Where :func:`headline` records a chapter's headline, under the results directory.
+_DIR = "headlines"
+
+
+@dataclass(frozen=True)
+class Headline:
+    """A chapter's headline (:func:`headline`)."""
+
+    paper: str
+    title: str
+    chapter: str
+    question: str
+    claim: str
+    summary: str
+    status: str
+    label: str
+    data_paper: str
+    data_ours: str
+    judged_on: str
+    seconds: float
+    scale: str
+    workers: int
+    cores: int
+    ours: str = ""
+
+    def finding(self) -> str:
+        """The finding as one line of HTML: the claim's status badge and words, and the data judged on."""
+        e = html.escape
+        return (
+            f'<span class="irrepro-headline" data-status="{self.status}" data-item="{VERDICT_ITEM}" '
+            f'data-quantity="{e(self.claim, quote=True)}" data-paper="{self.paper}" '
+            f'data-data="{e(self.judged_on, quote=True)}">{status_badge(self.status, word=False)} '
+            f'<span class="irrepro-verdict-word">{STATUS_WORDS[self.status]}</span> on '
+            f'<span class="irrepro-data">{e(self.judged_on)}</span>'
+            + (f": {e(self.ours)}" if self.ours else "")
+            + "</span>"
+        )
+
+    def opening_html(self) -> str:
+        """The opening facts of the chapter's box: question, data, headline finding, time to rerun."""
+        e = html.escape
+        return (
+            f'<dl class="irrepro-opening"><dt>Question</dt><dd>{e(self.question)}</dd>'
+            f"<dt>Data</dt><dd>the paper's: {e(self.data_paper)}; ours: {e(self.data_ours)}</dd>"
+            f"<dt>Headline</dt><dd>{e(self.claim)}: {self.finding()}.</dd>"
+            f"<dt>Time to rerun</dt><dd>{e(self.took())}, the last time it ran for this book; "
+            '<a href="#run-this-chapter-on-your-machine">run this chapter on your machine</a>.</dd></dl>'
+        )
+
+    def took(self) -> str:
+        """How long the chapter took to run, in words."""
+        s = self.seconds
+        when = f"{s:.0f} s" if s < 120 else f"{s / 60:.0f} min"
+        return (
+            f"{when} at {self.scale} scale ({self.workers} worker{'s' if self.workers != 1 else ''}, "
+            f"{self.cores} core{'s' if self.cores != 1 else ''})"
+        )
+
+
+def _beside(paper: str) -> str:
+    """How a chapter beyond the papers sets its numbers beside its study's."""
+    spec = paper_numbers(paper).headline or {}
+    if "beside" not in spec:
+        raise KeyError(
+            f"book/papers/{paper}.yml: a study's headline needs 'beside' (how its chapter sets its numbers beside the study's)"
+        )
+    return str(spec["beside"])
+
+
+def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
+    """The headline of ``paper``'s chapter, recorded as ``headlines/<paper>.json`` (None without one)."""
+    spec = paper_numbers(paper).headline
+    if not spec:
+        return None
+    verdict = _SESSION.get(paper, {}).get(VERDICT_ITEM)
+    if verdict is None:
+        raise KeyError(
+            f"{paper}: the headline's claim needs the chapter's {VERDICT_ITEM!r} table, compared first"
+        )
+    if not verdict.data:
+        raise KeyError(
+            f"{paper}: the {VERDICT_ITEM!r} table names no data (compare(..., data=...)): the headline says "
+            "what the central claim was judged on"
+        )
+    row = verdict.row(spec["claim"])
+    i = list(verdict.frame["quantity"]).index(spec["claim"])
+    rests = [r.status for r in verdict.meta[i].get("restates", ())] if verdict.meta else []
+    by_chapter = verdict.frame.iloc[i].get("status_by") == "chapter"
+    if row.status != NOT_COMPARABLE and by_chapter and rests and all(st == NOT_COMPARABLE for st in rests):
+        raise ValueError(
+            f"{paper}: the headline's claim {spec['claim']!r} reads {row.status!r} by the chapter's verdict, "
+            "but every row it rests on is not comparable: a headline is never more than what it rests on"
+        )
+    cfg, ours = config(), verdict.frame.iloc[i]["ours"]
+    h = Headline(
+        paper=paper,
+        title=dict((*PAPERS, *STUDIES)).get(paper, paper),
+        chapter=spec["chapter"],
+        question=spec["question"],
+        claim=spec["claim"],
+        summary=spec.get("summary", spec["claim"]),
+        status=row.status,
+        label=label,
+        data_paper=spec["data"],
+        data_ours=data or verdict.data,
+        judged_on=verdict.scopes[i],
+        seconds=round(time.perf_counter() - _STARTED, 1),
+        scale=cfg.scale,
+        workers=parallel.n_jobs(cfg.jobs),
+        cores=len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1,
+        ours=ours if isinstance(ours, str) and ours and ours not in _VERDICT_OF.values() else "",
+    )
+    out = cfg.results
+    if out is not None:
+        (out / _DIR).mkdir(parents=True, exist_ok=True)
+        (out / _DIR / f"{paper}.json").write_text(json_text(asdict(h)), encoding="utf-8")
+    return h
+
+
+def _short_title(title: str) -> str:
+    """A chapter's name on a phone's line: a study's authors and year (three or more: "A et al.")."""
+    m = _BESIDE.search(title)
+    if m is None:
+        return title
+    return re.sub(r"^([^,&]+), [^&]+ & .+ (\d{4})$", r"\1 et al. \2", m["study"])
+
+
+def headline_table(directory: str | Path | None = None, *, caption: str = "") -> _HTML:
+    """The book's headline table: per chapter its central claim, finding, label and time to rerun.
+
+    Parameters
+    ----------
+    directory : str, pathlib.Path or None
+        The results directory (None: ``IRREPRO_RESULTS``).
+    caption : str
+
+    Returns
+    -------
+    object
+        HTML that Jupyter displays.
+    """
+    d = Path(directory) if directory is not None else results_dir()
+    files = sorted((d / _DIR).glob("*.json")) if d is not None else []
+    got = {h.paper: h for h in (Headline(**json.loads(f.read_text(encoding="utf-8"))) for f in files)}
+    cols = ("chapter", "the paper's central claim", "our finding", "label", "time to rerun")
+    rows, lines = [], []
+    for key, title in (*PAPERS, *STUDIES):
+        h = got.get(key)
+        if h is None:
+            cells = [html.escape(title), "-", "not run in this build", "-", "-"]
+            lines.append(f"<li>{html.escape(_short_title(title))}: not run in this build</li>")
+        else:
+            lines.append(  # the phone's one line: chapter, the finding's badge and word, the label
+                f'<li title="{html.escape(f"{h.summary}; on {h.judged_on}", quote=True)}">'
+                f'<a href="../{h.chapter}.html">{html.escape(_short_title(h.title))}</a> '
+                f"{status_badge(h.status, word=False)} {STATUS_WORDS[h.status]}"
+                + (f' <span class="irrepro-label" data-label="{html.escape(h.label)}">{html.escape(h.label)}</span>'
+                   if h.label else "") + "</li>"
+            )  # fmt: skip
+            lab = html.escape(h.label) if h.label else "none: beyond the papers"
+            cells = [
+                f'<a href="../{h.chapter}.html">{html.escape(h.title)}</a>',
+                f'<span title="{html.escape(h.claim, quote=True)}">{html.escape(h.summary)}</span>',
+                h.finding(),
+                f'<span class="irrepro-label" data-label="{html.escape(h.label)}">{lab}</span>'
+                + (f" {LABELS[h.label]}" if h.label else ""),
+                html.escape(h.took()),
+            ]
+        rows.append("<tr>" + "".join(f'<td data-label="{c}">{v}</td>' for c, v in zip(cols, cells)) + "</tr>")
+    head = "".join(f"<th>{c}</th>" for c in cols)
+    cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
+    # at phone width (book/_static/irrepro.css) the list of one line per chapter replaces the table
+    compact = f'<ul class="irrepro-headlines-compact">{"".join(lines)}</ul>'
+    return _HTML(
+        f'<div class="irrepro-plain irrepro-headlines">{compact}<table class="dataframe irrepro-table">{cap}'
+        f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
+    )
+
 
 _CARD_COLUMNS = ["table / figure / claim", "page", "link", "quantity", "paper", "ours", "status", "reason",
                  "note", "data", "paper_ref", "same_as", "condition", "emulates", "supports", "kind",
@@ -50,9 +246,14 @@ def _card(records: Sequence[Mapping]) -> pd.DataFrame:
                 | {k: r.get(k) or "" for k in ("note", "paper_ref", "same_as", "emulates", "supports")}
                 | {"table / figure / claim": rec["item"], "status": status, "reason": reason,
                    "data": rec.get("data", ""), "condition": rec.get("condition") or "",
-                   "page": rec.get("page") or "", "link": table_link(rec)}  # link: from the scorecard's page
+                   "page": rec.get("page") or "", "link": _link(rec)}
             )  # fmt: skip
     return pd.DataFrame(rows, columns=_CARD_COLUMNS, dtype=object)
+
+
+def _link(rec: Mapping) -> str:
+    """The address of a recorded table from the scorecard's page ("" for a table on its chapter's page)."""
+    return href(rec["page"], anchor(rec["paper"], rec["item"]), "book/scorecard") if rec.get("page") else ""
 
 
 def _records(directory: str | Path | None, *, in_order_written: bool = False) -> list[dict]:
@@ -77,7 +278,11 @@ def scorecard(directory: str | Path | None = None) -> dict[str, pd.DataFrame]:
     dict
         ``{paper title: pandas.DataFrame}`` in the book's order, the rows in the order recorded.
     """
-    records = _records(directory, in_order_written=True)  # each chapter runs top to bottom
+    return _cards(_records(directory, in_order_written=True))  # each chapter runs top to bottom
+
+
+def _cards(records: Sequence[Mapping]) -> dict[str, pd.DataFrame]:
+    """``{paper title: its scorecard rows}`` of ``records``, in the book's order."""
     return {
         title: _card([rec for rec in records if rec["paper"] == key]) for key, title in (*PAPERS, *STUDIES)
     }
@@ -101,10 +306,8 @@ _RANK = {REPLICATED: 2, PARTLY: 1, INCONCLUSIVE: 1, NOT_REPLICATED: 0}
 
 def _move(before: str, after: str) -> str:
     """How a row's status moved from ``before`` to ``after`` (one of :data:`MOVES`)."""
-    if before == NOT_COMPARABLE or after == NOT_COMPARABLE:
-        return {(True, True): "unchanged", (True, False): "now comparable"}.get(
-            (before == NOT_COMPARABLE, after == NOT_COMPARABLE), "no longer comparable"
-        )
+    if NOT_COMPARABLE in (before, after):
+        return "unchanged" if before == after else MOVES[3 if before == NOT_COMPARABLE else 4]
     d = _RANK[after] - _RANK[before]
     return "toward the paper" if d > 0 else ("away from the paper" if d < 0 else "unchanged")
 
@@ -141,8 +344,7 @@ def emulated(card: pd.DataFrame, condition: str) -> pd.DataFrame:
 
 
 def summary(cards: Mapping[str, pd.DataFrame], condition: str | None = None) -> pd.DataFrame:
-    """Per paper, the counted rows (no ``same_as``, no rerun) per status and ``total``; under ``condition``
-    each rerun row counted with the rerun's status."""
+    """Per paper, the counted rows per status and ``total`` (under ``condition``: the reruns' statuses)."""
 
     def counted(card: pd.DataFrame) -> pd.Series:
         base = _as_is(card)
@@ -240,20 +442,13 @@ def session_card(paper: str) -> pd.DataFrame:
     return _card(recs)
 
 
-def _read_bib(path: str):
-    """The entries of a BibTeX file."""
-    from pybtex.database import parse_file
-
-    return parse_file(path).entries
-
-
 def _bib_entry(paper: str):
     """``paper``'s entry of ``book/references.bib`` (read once per version of it); None without pybtex."""
     try:
-        import pybtex  # noqa: F401
+        from pybtex.database import parse_file
     except ImportError:  # a bare install (Colab)
         return None
-    entries = read_book_file("references.bib", _read_bib)
+    entries = read_book_file("references.bib", parse_file).entries
     if paper not in entries:
         raise KeyError(f"{paper!r} is not in references.bib")
     return entries[paper]
@@ -380,7 +575,10 @@ def scorecard_table(cards: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     counts = summary(cards)
     table = counts.copy()
     table["score"] = [_score(r) or 0.0 for _, r in counts.iterrows()]
-    table["judged on"] = judged_on(cards)
+    # the data a paper's claims were judged on: its Verdict table's ("" for none)
+    table["judged on"] = [
+        next(iter(c.loc[c["table / figure / claim"] == VERDICT_ITEM, "data"]), "") for c in cards.values()
+    ]
     replications = {title for _, title in PAPERS}
     table["label"] = [
         label(r) if title in replications else "none (not a replication)" for title, r in counts.iterrows()
@@ -471,43 +669,31 @@ def sensitivity(
         Index (chapter, margins as "x0.5"), a column per status and ``total``.
     """
     records = _records(directory)
-    title = dict((*PAPERS, *STUDIES))
     out = []
     for f in factors:
-        status: dict = {}
         with scaled(f):
-            for rec in records:
-                for r in rec["rows"]:
-                    key = (rec["paper"], rec.get("condition") or "", rec["item"], r.get("quantity"))
-                    status[key] = judge_row(r).status if r.get("status_by") == "rule" else r["status"]
-            for rec in records:
-                for r in rec["rows"]:
-                    if r.get("status_by") != "supports" or not isinstance(r.get("supports"), str):
-                        continue
-                    refs = [x.split(": ", 1) for x in r["supports"].split("; ")]
-                    cond = rec.get("condition") or ""
-                    found = [status.get((rec["paper"], cond, *ref)) for ref in refs if len(ref) == 2]
-                    if found and len(found) == len(refs) and all(isinstance(x, str) for x in found):
-                        status[(rec["paper"], cond, rec["item"], r.get("quantity"))] = combine(
-                            [str(x) for x in found]
-                        )
-        for paper, name in title.items():
-            counted = [
-                status[(rec["paper"], "", rec["item"], r.get("quantity"))]
-                for rec in records
-                if rec["paper"] == paper and not rec.get("condition")
-                for r in rec["rows"]
-                if r.get("paper_ref") and not r.get("same_as") and not r.get("emulates")
-            ]
-            counts = pd.Series(counted, dtype=object).value_counts().reindex(STATUSES, fill_value=0)
-            out.append({"chapter": name, "margins": f"x{f:g}", **counts.astype(int).to_dict()})
-    frame = pd.DataFrame(out, columns=["chapter", "margins", *STATUSES])
-    frame["total"] = frame[list(STATUSES)].sum(axis=1)
-    order = {name: i for i, name in enumerate(title.values())}
-    frame = frame.sort_values(
-        ["chapter", "margins"], key=lambda c: c.map(order) if c.name == "chapter" else c
-    )
-    return frame.set_index(["chapter", "margins"])
+            rejudged = [rec | {"rows": [_rejudged(r) for r in rec["rows"]]} for rec in records]
+        rows = {
+            (rec["paper"], rec.get("condition") or "", rec["item"], r.get("quantity")): r
+            for rec in rejudged
+            for r in rec["rows"]
+        }
+        for (paper, cond, _, _), r in rows.items():  # a claim: the rows it rests on, rejudged
+            if r.get("status_by") == "supports" and isinstance(r.get("supports"), str):
+                refs = [x.split(": ", 1) for x in r["supports"].split("; ")]
+                found = [rows.get((paper, cond, *ref), {}).get("status") for ref in refs if len(ref) == 2]
+                if found and len(found) == len(refs) and all(isinstance(x, str) for x in found):
+                    r["status"] = combine([str(x) for x in found])
+        counts = summary(_cards(rejudged))
+        out.append(counts.set_index(pd.MultiIndex.from_product([counts.index, [f"x{f:g}"]])))
+    frame = pd.concat(out).rename_axis(["chapter", "margins"])
+    order = {name: i for i, (_, name) in enumerate((*PAPERS, *STUDIES))}
+    return frame.sort_index(key=lambda c: c.map(order) if c.name == "chapter" else c)
+
+
+def _rejudged(row: dict) -> dict:
+    """A copy of a recorded row, judged again by the rule if the rule judged it."""
+    return row | {"status": judge_row(row).status} if row.get("status_by") == "rule" else dict(row)
 
 
 def error_units(directory: str | Path | None = None) -> pd.DataFrame:
@@ -544,12 +730,3 @@ def error_units(directory: str | Path | None = None) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(out)
-
-
-def judged_on(cards: Mapping[str, pd.DataFrame]) -> pd.Series:
-    """Per paper, the data its claims were judged on: its Verdict table's ``data`` ("" for none)."""
-    out = {}
-    for title, card in cards.items():
-        data = list(card.loc[card["table / figure / claim"] == VERDICT_ITEM, "data"]) if len(card) else []
-        out[title] = str(data[0]) if data else ""
-    return pd.Series(out, name="judged on", dtype=object)

@@ -7,7 +7,7 @@ import html
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -16,8 +16,17 @@ import pandas as pd
 from .._rule import _RULE_KEYS, _VERDICT_OF, PaperValue, _judge_row, _missing, _named, _restated, verdict
 from .._text import json_text, slug  # strict JSON; the file names of the recorded results
 from ._config import results_dir
-from ._display import _HTML, STATUS_WORDS, status_badge, status_table, with_error
-from ._pages import anchor, docname, rests_on, show
+from ._display import (
+    _HTML,
+    STATUS_WORDS,
+    anchor,
+    docname,
+    rests_on,
+    show,
+    status_badge,
+    status_table,
+    with_error,
+)
 
 
 @dataclass(frozen=True)
@@ -42,8 +51,7 @@ class Comparison:
     item: str
     frame: pd.DataFrame
     data: str = ""
-    notes: tuple[str, ...] = field(default_factory=tuple)
-    meta: tuple[dict, ...] = field(default_factory=tuple)
+    meta: tuple[dict, ...] = ()
     condition: str = ""
     page: str = ""
 
@@ -126,10 +134,6 @@ def compare(
 ) -> Comparison:
     """Build (and record) the comparison of the paper's numbers with ours, each row judged by :func:`judge`.
 
-    A row with ``same_as`` (earlier rows' ``RowRef``) restates them and takes their combined status
-    (counted once); a table with ``emulates`` reruns that table's rows under ``condition``, each shown
-    beside the row it reruns and counted only under ``condition``.
-
     Parameters
     ----------
     paper : str
@@ -138,10 +142,12 @@ def compare(
         The table, figure or claim compared (``"Table 2"``).
     rows : sequence of mapping or pandas.DataFrame
         Each with ``quantity``, ``paper`` (a ``PaperValue`` of :func:`paper_numbers`, or ``None``),
-        ``ours`` and the keys of :func:`judge`.
+        ``ours`` and the keys of :func:`judge`; with ``same_as`` (earlier rows' ``RowRef``) a row restates
+        them and takes their combined status (counted once).
     data : str
         The data ours come from.
     emulates : Comparison or None
+        The table whose rows this one reruns under ``condition`` (counted only under it).
     condition : str
         The emulated conditions.
     page : str
@@ -296,8 +302,7 @@ def ordering_status(
     pairs: bool = False,
     supports="",
 ) -> dict:
-    """A claim row's ``status`` and ``reason``: whether all, some or none of the names the paper lists
-    (mapped to ours by ``names``) are among ``ours``."""
+    """A claim row: whether all, some or none of the paper's names (mapped by ``names``) are in ``ours``."""
     names = names or {}
     text = str(paper.value if isinstance(paper, PaperValue) else paper)
     if pairs:
@@ -316,9 +321,6 @@ def ordering_status(
 
 def verdict_text(comparison: Comparison) -> _HTML:
     """The chapter's verdict in words, one sentence per row of ``comparison``, from its statuses.
-
-    Each sentence names the row's quantity, its status, the data it was judged on (said once when all
-    rows share it), the rule's reason and the rows it rests on.
 
     Parameters
     ----------
