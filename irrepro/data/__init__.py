@@ -18,10 +18,7 @@ from ._collections import COLLECTIONS, fetch, get_collection, status  # noqa: F4
 from ._common import PAD, UNJUDGED, DataError  # noqa: F401
 from ._fetch import CacheError, DataUnavailable, cache_dir, locate, mirror_dir, registry, where  # noqa: F401
 
-# not public, imported here by other packages, the CLI, the tests and the benchmarks: COLLECTIONS,
-# CacheError, cache_dir, mirror_dir, registry, get_collection, locate, where, Run, build_runset,
-# read_run, read_qrels, qrels_from_records, read_score_matrix, run_files, pool_documents and two
-# helpers of the run set cache
+# (the names outside __all__: not public, imported here by other packages, the CLI, tests and benchmarks)
 from ._loaders import _runset_cache_path, leaderboard, load_matrix, load_runs, run_files  # noqa: F401
 from ._matrices import ScoreMatrix, read_score_matrix  # noqa: F401
 from ._qrels import Qrels, qrels_from_records, read_qrels  # noqa: F401
