@@ -1,15 +1,11 @@
 """The data layer: named collections, verified downloads, TREC readers and the shared in-memory forms
-(:class:`RunSet`, :class:`Qrels`, :class:`ScoreMatrix`), from files or the tools users already hold
-(see :func:`load_runs`, :func:`load_qrels`); the papers' conditions emulated are in
-:mod:`irrepro.data.emulate`.
+(:class:`RunSet`, :class:`Qrels`, :class:`ScoreMatrix`) from files or other tools' objects.
 
-Where files come from: the user's cache (``IRREPRO_CACHE``), then an offline mirror
-(``IRREPRO_MIRROR``), then the network (never with ``IRREPRO_OFFLINE=1``); every file is checked
-against its sha256 first. A collection that cannot be had is a :class:`DataUnavailable` error, or,
-with ``allow_simulated=True`` or ``IRREPRO_ALLOW_SIMULATED=1`` (``make book``), the *simulated
-stand-in* of the same shape (``result.simulated`` is True, with a :class:`SimulatedDataWarning`);
-``IRREPRO_REQUIRE_REAL=1`` forbids it always. The process's environment is left alone (ir_datasets'
-files are put where the user's ir_datasets looks before asking it).
+Files come from the cache (``IRREPRO_CACHE``), the mirror (``IRREPRO_MIRROR``), then the network
+(not with ``IRREPRO_OFFLINE=1``), each checked against its sha256. A collection that cannot be had
+is a :class:`DataUnavailable` error or, allowed (``allow_simulated=True``,
+``IRREPRO_ALLOW_SIMULATED=1``; never with ``IRREPRO_REQUIRE_REAL=1``), the simulated stand-in of
+the same shape (``result.simulated``, a :class:`SimulatedDataWarning`).
 """
 
 from __future__ import annotations

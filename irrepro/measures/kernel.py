@@ -178,6 +178,7 @@ def _rr(s: Measure, ctx: _Context) -> np.ndarray:
 def _bpref(s: Measure, ctx: _Context) -> np.ndarray:
     """m_bpref.c: (1/R) sum over retrieved relevant of 1 - min(n, R) / min(R, N)."""
     r, g = s.rel, ctx.g
+    assert r is not None  # parse_measure gives Bpref its relevance level
     h, R, N = ctx.hits(r), ctx.R(r), ctx.topic(("N", r), lambda: ctx.judg.n_nonrel(r))[ctx.t]
     above = ctx.count_above(lambda: (g >= 0) & (g < r), ("nonrel", r), h)
     Rh, cap = R[h.rows], np.minimum(R, N)[h.rows]
