@@ -266,13 +266,6 @@ _DEFAULTS = {"p": 0.8, "beta": 1.0, "relative": False, "gains": None, "rel_ret":
              "rel_missed": 0.0}  # fmt: skip
 _RBP_RESID_P = 0.9
 
-#: Families of measures, with what ``@x`` sets: "none", "optional", "required" (a cutoff), "recall" or "multiple".
-MEASURE_FAMILIES = {
-    name: ("recall" if f.at == "recall" else "multiple" if f.at == "mult" else "none" if f.at is None
-           else "required" if f.at_required else "optional")
-    for name, f in _FAMILIES.items()
-}  # fmt: skip
-
 #: Families whose per-topic scores lie in [0, 1]: all but the counts and DCG, utility, SP.
 _UNIT_FAMILIES = frozenset(n for n, f in _FAMILIES.items() if f.agg == "mean") - {"DCG", "utility", "SP"}
 

@@ -175,9 +175,9 @@ def isolated_data(tmp_path, monkeypatch):
     monkeypatch.delenv("IRREPRO_MIRROR", raising=False)
     monkeypatch.setenv("IRREPRO_OFFLINE", "1")
     monkeypatch.delenv("IRREPRO_REQUIRE_REAL", raising=False)
-    _fetch.reset_network_state()
+    _fetch._NETWORK_DOWN.clear()
     yield tmp_path
-    _fetch.reset_network_state()
+    _fetch._NETWORK_DOWN.clear()
 
 
 @pytest.fixture

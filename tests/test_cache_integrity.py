@@ -53,9 +53,9 @@ def fake_entry(tmp_path, monkeypatch):
     monkeypatch.setenv("IRREPRO_MIRROR", str(tmp_path / "mirror"))
     monkeypatch.setenv("IRREPRO_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("IRREPRO_OFFLINE", "1")
-    _fetch.reset_network_state()
+    _fetch._NETWORK_DOWN.clear()
     yield rel, src
-    _fetch.reset_network_state()
+    _fetch._NETWORK_DOWN.clear()
 
 
 def _tamper_grades(path: Path) -> None:

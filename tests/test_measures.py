@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from irrepro import data, measures
-from irrepro._measure_names import MEASURE_FAMILIES, Measure
+from irrepro._measure_names import _FAMILIES, Measure
 from irrepro.cli import main as cli_main
 from irrepro.measures.kernel import score_grades
 
@@ -313,16 +313,16 @@ def test_every_family_has_one_function(monkeypatch):
     """The registry of the kernel holds one function per family parse_measure knows, and scoring a
     measure calls its family's function."""
     kernels = measures.kernel._KERNELS
-    assert set(kernels) == set(MEASURE_FAMILIES)
+    assert set(kernels) == set(_FAMILIES)
     called = []
     for family, fn in kernels.items():
         monkeypatch.setitem(
             kernels, family, lambda s, ctx, fn=fn, family=family: called.append(family) or fn(s, ctx)
         )
-    at = {"none": "", "optional": "@10", "required": "@10", "recall": "@0.5", "multiple": "@0.5"}
-    names = [f + at[kind] for f, kind in MEASURE_FAMILIES.items()]
+    at = {None: "", "cutoff": "@10", "recall": "@0.5", "mult": "@0.5"}
+    names = [f + at[spec.at] for f, spec in _FAMILIES.items()]
     score_grades(np.array([[[2, 0, 1, -1]]]), np.array([[3, 1, 1]]), names)
-    assert called == list(MEASURE_FAMILIES)
+    assert called == list(_FAMILIES)
 
 
 def test_average_precision_keeps_its_signature():

@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from irrepro import InputError
-from irrepro._measure_names import MEASURE_FAMILIES
+from irrepro._measure_names import _FAMILIES
 from irrepro.measures import parse_measure
 
 pytestmark = pytest.mark.filterwarnings("error")
@@ -306,12 +306,9 @@ def test_documented_names_parse_in_both():
             _check(name, m)
 
 
-@pytest.mark.parametrize("family", sorted(MEASURE_FAMILIES))
+@pytest.mark.parametrize("family", sorted(_FAMILIES))
 def test_every_family_parses_in_both(family):
-    at = {"none": "", "optional": "@10", "required": "@10", "recall": "@0.5", "multiple": "@0.5"}[
-        MEASURE_FAMILIES[family]
-    ]
-    name = family + at
+    name = family + {None: "", "cutoff": "@10", "recall": "@0.5", "mult": "@0.5"}[_FAMILIES[family].at]
     if family in SUPPORTED:
         _check(name, _ir_measures_parse(name))
         assert _ir_measures_parse(name) is not None

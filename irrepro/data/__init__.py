@@ -1,15 +1,11 @@
 """The data layer: named collections, verified downloads, TREC readers and the shared in-memory forms
-(:class:`RunSet`, :class:`Qrels`, :class:`ScoreMatrix`), from files or the tools users already hold
-(see :func:`load_runs`, :func:`load_qrels`); the papers' conditions emulated are in
-:mod:`irrepro.data.emulate`.
+(:class:`RunSet`, :class:`Qrels`, :class:`ScoreMatrix`) from files or other tools' objects.
 
-Where files come from: the user's cache (``IRREPRO_CACHE``), then an offline mirror
-(``IRREPRO_MIRROR``), then the network (never with ``IRREPRO_OFFLINE=1``); every file is checked
-against its sha256 first. A collection that cannot be had is a :class:`DataUnavailable` error, or,
-with ``allow_simulated=True`` or ``IRREPRO_ALLOW_SIMULATED=1`` (``make book``), the *simulated
-stand-in* of the same shape (``result.simulated`` is True, with a :class:`SimulatedDataWarning`);
-``IRREPRO_REQUIRE_REAL=1`` forbids it always. The process's environment is left alone (ir_datasets'
-files are put where the user's ir_datasets looks before asking it).
+Files come from the cache (``IRREPRO_CACHE``), the mirror (``IRREPRO_MIRROR``), then the network
+(not with ``IRREPRO_OFFLINE=1``), each checked against its sha256. A collection that cannot be had
+is a :class:`DataUnavailable` error or, allowed (``allow_simulated=True``,
+``IRREPRO_ALLOW_SIMULATED=1``; never with ``IRREPRO_REQUIRE_REAL=1``), the simulated stand-in of
+the same shape (``result.simulated``, a :class:`SimulatedDataWarning`).
 """
 
 from __future__ import annotations
@@ -18,10 +14,7 @@ from ._collections import COLLECTIONS, fetch, get_collection, status  # noqa: F4
 from ._common import PAD, UNJUDGED, DataError  # noqa: F401
 from ._fetch import CacheError, DataUnavailable, cache_dir, locate, mirror_dir, registry, where  # noqa: F401
 
-# not public, imported here by other packages, the CLI, the tests and the benchmarks: COLLECTIONS,
-# CacheError, cache_dir, mirror_dir, registry, get_collection, locate, where, Run, build_runset,
-# read_run, read_qrels, qrels_from_records, read_score_matrix, run_files, pool_documents and two
-# helpers of the run set cache
+# (the names outside __all__: not public, imported here by other packages, the CLI, tests and benchmarks)
 from ._loaders import _runset_cache_path, leaderboard, load_matrix, load_runs, run_files  # noqa: F401
 from ._matrices import ScoreMatrix, read_score_matrix  # noqa: F401
 from ._qrels import Qrels, qrels_from_records, read_qrels  # noqa: F401

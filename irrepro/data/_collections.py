@@ -57,7 +57,6 @@ class Collection:
     extra_files: tuple[str, ...] = ()  # e.g. NIST's leaderboard
     relevant_median: float | None = None  # median R of the real qrels (the stand-in's r_median)
     citation: str = ""
-    notes: str = ""
 
     @property
     def measures(self) -> tuple[str, ...]:
@@ -74,7 +73,7 @@ class Collection:
         return out
 
 
-def _covid(round_: int, n_runs: int, n_topics: int, relevant_median: float, notes: str) -> Collection:
+def _covid(round_: int, n_runs: int, n_topics: int, relevant_median: float) -> Collection:
     return Collection(
         name=f"trec-covid-round{round_}",
         title=f"TREC-COVID round {round_}",
@@ -86,12 +85,11 @@ def _covid(round_: int, n_runs: int, n_topics: int, relevant_median: float, note
         extra_files=(f"trec-covid/round{round_}/leaderboard.csv",),
         relevant_median=relevant_median,
         citation="voorhees2020treccovid",
-        notes=notes,
     )
 
 
 def _unlabelled(
-    name: str, title: str, shape: tuple[int, int], matrices=None, citation="urbano2015reliability", notes=""
+    name: str, title: str, shape: tuple[int, int], matrices=None, citation="urbano2015reliability"
 ):
     """Matrices whose topic ids are not published with them (rows labelled row1..); by default Urbano et al. (2015)'s AP."""
     return Collection(
@@ -102,11 +100,10 @@ def _unlabelled(
         topics=tuple(f"row{i}" for i in range(1, shape[1] + 1)),
         matrices=matrices or {"AP": f"{_REL}{name}.csv"},
         citation=citation,
-        notes=notes,
     )
 
 
-def _adhoc(year: int, n_runs: int, first_topic: int, stands: str) -> Collection:
+def _adhoc(year: int, n_runs: int, first_topic: int) -> Collection:
     return Collection(
         name=f"trec{year}",
         title=f"TREC-{year} ad hoc",
@@ -115,7 +112,6 @@ def _adhoc(year: int, n_runs: int, first_topic: int, stands: str) -> Collection:
         topics=_r(first_topic, first_topic + 49),
         matrices={m: f"{_STAT}adhoc{year}_{f}.csv" for m, f in [("AP", "ap"), ("P@10", "p10"), ("RR", "rr")]},
         citation="urbano2019statistical",
-        notes=stands,
     )
 
 
@@ -135,14 +131,8 @@ def _web(year: int, n_runs: int, topics: tuple[str, ...]) -> Collection:
 COLLECTIONS: dict[str, Collection] = {
     c.name: c
     for c in [
-        _covid(
-            5,
-            126,
-            50,
-            189,
-            "All 126 round-5 runs; judged with the round-5 qrels (judgments made in round 5).",
-        ),
-        _covid(1, 143, 30, 71.5, "All 143 round-1 runs."),
+        _covid(5, 126, 50, 189),  # every run, judged with the round's own qrels
+        _covid(1, 143, 30, 71.5),
         Collection(
             name="trec3",
             title="TREC-3 ad hoc",
@@ -152,20 +142,19 @@ COLLECTIONS: dict[str, Collection] = {
             matrices={"AP": _U + "gt4ireval/data/adhoc3.rda"},
             citation="urbano2013measurement",
         ),
-        _adhoc(5, 61, 251, ""),
-        _adhoc(6, 74, 301, "The 74 runs Cormack & Lynam used."),
-        _adhoc(7, 103, 351, ""),
-        _adhoc(8, 129, 401, ""),
+        _adhoc(5, 61, 251),
+        _adhoc(6, 74, 301),  # the 74 runs Cormack & Lynam used
+        _adhoc(7, 103, 351),
+        _adhoc(8, 129, 401),
         Collection(
             name="robust2003",
             title="TREC 2003 Robust",
             kind="matrices",
             shape=(78, 100),
+            # rows 1-50: older topics of TREC 6-8, their ids not published with the matrix
             topics=tuple(f"old{i}" for i in range(1, 51)) + _r(601, 650),
             matrices={"AP": _REL + "robust2003.csv"},
             citation="urbano2015reliability",
-            notes="Rows 1-50 are 50 older topics reused from TREC 6-8 (ids not published with the "
-            "matrix, labelled old1..old50); rows 51-100 are topics 601-650.",
         ),
         Collection(
             name="robust2004",
@@ -177,8 +166,6 @@ COLLECTIONS: dict[str, Collection] = {
             ir_datasets_id="disks45/nocr/trec-robust-2004",
             relevant_median=41,
             citation="urbano2018simulation",
-            notes="Topic ids come from the file's topic column; R and judged counts from the "
-            "Robust 2004 qrels through ir_datasets.",
         ),
         Collection(
             name="robust2004-601-700",
@@ -195,7 +182,6 @@ COLLECTIONS: dict[str, Collection] = {
             (61, 149),
             {"AP": _STD + "terabyte2006_ap.csv", "nDCG": _STD + "terabyte2006_ndcg.csv"},
             "urbano2019standardization",
-            "Topic ids are not published with the matrix (rows labelled row1..row149).",
         ),
         _web(2010, 88, _r(51, 100, skip=(95, 100))),
         _web(2011, 62, _r(101, 150)),

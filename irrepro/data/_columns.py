@@ -1,8 +1,5 @@
-"""The fast columnar pass over a TREC text file (pyarrow's CSV reader, one delimiter) and what
-turns its columns into numpy arrays: dictionary-encoded strings, hashed ids and the search for a
-duplicate line (numpy and pyarrow arrays as each other without pandas, which reading and
-evaluating runs do without). The bytes come from :mod:`irrepro.data._textfiles`, whose line-numbered slow pass
-takes over whenever this pass meets anything unusual."""
+"""The fast columnar pass over a TREC text file (pyarrow's CSV reader; the slow pass of
+:mod:`._textfiles` takes over at anything unusual) and its columns as numpy arrays, without pandas."""
 
 from __future__ import annotations
 

@@ -1,11 +1,7 @@
-"""Locating, verifying and downloading the book's data files, each listed in ``irrepro/registry.tsv``
-with its public URL and sha256 (the offline mirror's ``MANIFEST.tsv``), in the order the data
-package's docstring gives: the cache (default the platform's, e.g. ``~/.cache/irrepro``); the mirror,
-copied into the cache once verified (nothing is written into it); the network, through
-:func:`pooch.retrieve`, moved into place only when the sha256 matches. A cached file whose checksum
-does not match is replaced, never used; derived files (the run sets' ``.npz``) have their sha256
-recorded beside them and checked on every read. Files are written whole or not at all
-(:func:`atomic_write`) with the mode the umask gives."""
+"""Locating, verifying and downloading the book's data files (``irrepro/registry.tsv``: URL and
+sha256 of each): the cache, then the mirror (copied into the cache once verified, never written),
+then the network (:func:`pooch.retrieve`); nothing is used before its sha256 matches, and files are
+written whole or not at all (:func:`atomic_write`)."""
 
 from __future__ import annotations
 
@@ -348,8 +344,3 @@ def _download_failed(
     if type(exc).__name__ != "HTTPError":  # an HTTP status error means the network works
         _NETWORK_DOWN.append(reason)
     return _not_found(entry, target, looked, f" and the download from {entry.url} failed ({reason})")
-
-
-def reset_network_state() -> None:
-    """Forget an earlier network failure (tests, or a user who has reconnected)."""
-    _NETWORK_DOWN.clear()

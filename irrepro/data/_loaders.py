@@ -45,13 +45,11 @@ def load_runs(
     Parameters
     ----------
     source : str, os.PathLike, list, dict, pandas.DataFrame or ranx.Run
-        One of: a collection name of the book (``"trec-covid-round5"``; its qrels come with it); a
-        directory of TREC run files, one run file, or a list of run files (plain or gzip; read
-        concurrently, as trec_eval reads them: see Notes); a DataFrame with
-        ir_measures' columns (``query_id, doc_id, score``) or PyTerrier's (``qid, docno, score``),
-        where a ``name`` column splits it into several runs; a pytrec_eval-style dict
-        ``{qid: {docno: score}}``, or a ranx ``Run``; a list of such objects, or a dict
-        ``{run name: object}``.
+        A collection name of the book (its qrels come with it); a directory of TREC run files, a run
+        file or a list of them (plain or gzip; read as trec_eval 10 reads them, the rules on this
+        module's API page); a DataFrame with ir_measures' or PyTerrier's columns (a ``name`` column
+        splits it into runs); a ``{qid: {docno: score}}`` dict or a ranx ``Run``; a list of such
+        objects, or a dict ``{run name: object}``.
     qrels : optional
         Anything :func:`load_qrels` takes; needed for anything but a collection.
     runs : sequence of str, optional
@@ -59,12 +57,11 @@ def load_runs(
     progress : bool, default False
         Progress bars while reading.
     allow_simulated : bool, optional
-        For a collection whose files cannot be had: the simulated stand-in (with a
-        :class:`SimulatedDataWarning`) rather than :class:`DataUnavailable`; None:
-        ``IRREPRO_ALLOW_SIMULATED``.
+        The simulated stand-in (with a :class:`SimulatedDataWarning`) for a collection whose files
+        cannot be had, rather than :class:`DataUnavailable`; None: ``IRREPRO_ALLOW_SIMULATED``.
     precision : {"float32", "float64"}
-        How scores are compared when ranking: ``"float32"`` (default: trec_eval <= 9.0.8,
-        pytrec_eval and NIST's official scores) or ``"float64"`` (trec_eval 10).
+        How scores are compared when ranking: as trec_eval <= 9.0.8 and NIST's official scores, or
+        as trec_eval 10.
 
     Returns
     -------
@@ -78,11 +75,6 @@ def load_runs(
     irrepro.InputError
         A malformed file or object (naming it and the line), own runs without qrels, or a name in
         ``runs`` that is not there.
-
-    Notes
-    -----
-    Run files are read as trec_eval 10 reads them, a malformed line refused by file and line: the
-    rules are under *Run and qrels files* on this module's API reference page.
 
     Examples
     --------
@@ -146,26 +138,20 @@ def load_runs(
 
 def _run_paths(source) -> tuple[list[Path], str]:
     """The run files a path, a directory or a list of paths names, and a name for the set."""
-    if isinstance(source, (str, Path)):
-        p = Path(source)
-        if p.is_dir():
-            return run_files(p), p.name
-        if not p.exists():
-            what = "run file or directory not found"
-            if isinstance(source, str) and "/" not in source and "." not in source:
-                what += f" (nor a collection name: {', '.join(COLLECTIONS)})"
-            raise DataError(p, None, what)
-        return [p], p.name
+    one = isinstance(source, (str, Path))
     files: list[Path] = []
-    for x in source:
+    for x in [source] if one else source:
         p = _fspath(x)
         if p.is_dir():
             files += run_files(p)
         elif p.exists():
             files.append(p)
         else:
-            raise DataError(p, None, "run file or directory not found")
-    return files, "runs"
+            what = "run file or directory not found"
+            if one and isinstance(source, str) and "/" not in source and "." not in source:
+                what += f" (nor a collection name: {', '.join(COLLECTIONS)})"
+            raise DataError(p, None, what)
+    return files, Path(source).name if one else "runs"
 
 
 # A built RunSet of a book collection is kept in the cache as .npz, keyed by the sha256 of every

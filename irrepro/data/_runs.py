@@ -1,15 +1,7 @@
-"""Runs: reading a TREC run file (:func:`read_run`) or a user's table into columns (:class:`_RunCols`;
-a file by the fast columnar pass a piece at a time, or the line-numbered slow pass when the fast
-one meets anything unusual), and building a :class:`~irrepro.data.RunSet` from several runs
-(:func:`build_runset`).
-
-Ranking follows trec_eval: within a topic, documents are ordered by score descending and ties are
-broken by document id descending (byte order); the rank column is ignored. By default
-(``precision="float32"``) scores are compared as C ``float``, as trec_eval up to 9.0.8,
-pytrec_eval and NIST's official TREC-COVID scores do: two scores that differ only beyond float32's
-~7 significant digits tie, and the tie goes to the document id (this reproduces NIST's
-leaderboards exactly). ``precision="float64"`` compares full doubles, as trec_eval 10 does.
-"""
+"""Runs: a TREC run file or a user's table read into columns (:class:`_RunCols`), and runs ranked
+trec_eval's way into a :class:`~irrepro.data.RunSet`: score descending, ties by document id
+descending (byte order), the rank column ignored; scores compared as C ``float`` (trec_eval <= 9.0.8,
+NIST's official scores) or, with ``precision="float64"``, as doubles (trec_eval 10)."""
 
 from __future__ import annotations
 
@@ -233,11 +225,6 @@ def _run_cols_of(run: Run) -> _RunCols:
         first = int(np.flatnonzero((cols.t_idx == cols.t_idx[dup]) & (cols.d_idx == cols.d_idx[dup]))[0])
         raise DataError(where, None, f"{at(dup)}: duplicate document (first at row {first + 1})")
     return cols
-
-
-# --------------------------------------------------------------------------------------------
-# building a RunSet: rank every run trec_eval's way
-# --------------------------------------------------------------------------------------------
 
 
 def _descending_bits(score: np.ndarray, precision: str) -> np.ndarray:

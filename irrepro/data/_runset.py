@@ -61,9 +61,7 @@ class _OnFirstUse:
 
 @dataclass(frozen=True, eq=False)
 class RunSet:
-    """A set of runs over the same topics, stored ragged, in trec_eval's rank order.
-
-    One flat array of every ranked list, with offsets (built by :func:`~irrepro.data.load_runs`).
+    """Runs over the same topics: every ranked list in one flat array, with offsets (``load_runs``).
 
     Attributes
     ----------
@@ -119,8 +117,6 @@ class RunSet:
             raise ValueError(f"offsets must be (S*T + 1,) = ({S * T + 1},) from 0 to N, got {off.shape}")
         if type(self).__dict__["flat_docs"].stored(self).shape != self.flat_grades.shape:
             raise ValueError("flat_docs and flat_grades differ in length")
-
-    # -- shape and derived views ------------------------------------------------------------
 
     @property
     def simulated(self) -> bool:
@@ -275,8 +271,6 @@ class RunSet:
                 "ignored": tuple(self.ignored_topics.get(run, ())),
             })  # fmt: skip
         return rows
-
-    # -- selection and export ---------------------------------------------------------------
 
     def subset(self, runs: Sequence | None = None, topics: Sequence | None = None) -> RunSet:
         """The same data restricted to some runs and/or topics (names or integer indices)."""

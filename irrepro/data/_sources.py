@@ -78,11 +78,6 @@ def _fallback(coll: Collection, exc: DataUnavailable, allow_simulated: bool | No
     )
 
 
-# --------------------------------------------------------------------------------------------
-# ir_datasets: the user's own home, never a changed environment
-# --------------------------------------------------------------------------------------------
-
-
 def _ir_datasets():
     """ir_datasets, imported as the user has it (its home: ``ir_datasets.util.home_path()``)."""
     import logging
@@ -144,10 +139,10 @@ def load_qrels(source, name: str | None = None, *, allow_simulated: bool | None 
     Parameters
     ----------
     source : str, os.PathLike, Qrels, pandas.DataFrame, dict or ranx.Qrels
-        A TREC qrels file; an ir_datasets id (``"cord19/trec-covid/round5"``); a collection name of
-        the book (``"trec-covid-round5"``); a :class:`Qrels` (returned as it is); a DataFrame with
-        ir_measures' columns (``query_id, doc_id, relevance``) or PyTerrier's (``qid, docno,
-        label``); a pytrec_eval-style dict ``{qid: {docno: grade}}``; or a ranx ``Qrels``.
+        A TREC qrels file (read as trec_eval 10 reads it, the rules on this module's API page); an
+        ir_datasets id; a collection name of the book; a :class:`Qrels` (returned as it is); a
+        DataFrame with ir_measures' or PyTerrier's columns; a ``{qid: {docno: grade}}`` dict; or a
+        ranx ``Qrels``.
     name : str, optional
         A name for the judgments.
     allow_simulated : bool, optional
@@ -163,11 +158,6 @@ def load_qrels(source, name: str | None = None, *, allow_simulated: bool | None 
     irrepro.InputError
         A malformed file or object (naming it and the line); a collection whose files cannot be
         had (:class:`DataUnavailable`), unless the stand-in is allowed.
-
-    Notes
-    -----
-    A qrels file is read as trec_eval 10 reads it: the rules are under *Run and qrels files* on this
-    module's API reference page.
 
     Examples
     --------

@@ -216,16 +216,6 @@ def _plain_pieces(
             _check_text(piece, lines_before(), path, what)
 
 
-def _data_lines(data: bytes | bytearray, path, what: str) -> Iterator[tuple[int, list[bytes]]]:
-    """``(line number, fields)`` of every data line, trec_eval's way (blank and ``#`` lines skipped)."""
-    if not isinstance(data, bytes):  # (a bytearray's fields would not be hashable)
-        data = bytes(data)
-    for i, line in enumerate(data.split(b"\n"), 1):
-        fields = line.split()
-        if fields and not fields[0].startswith(b"#"):
-            yield i, fields
-
-
 def _text(value: bytes, path, line: int, what: str) -> str:
     try:
         return value.decode("utf-8")
@@ -239,7 +229,10 @@ def _slow_pass(data: bytes | bytearray, path, what: str, value, duplicate: str) 
     n = len(layout.split())  # (a run line may have more fields, a qrels line not)
     topics, docs, values = [], [], []
     first: dict[tuple[bytes, bytes], int] = {}
-    for i, f in _data_lines(data, path, what):
+    for i, line in enumerate(bytes(data).split(b"\n"), 1):  # (bytes: a bytearray's fields are unhashable)
+        f = line.split()
+        if not f or f[0].startswith(b"#"):  # blank and comment lines, as trec_eval skips them
+            continue
         if len(f) < n or (len(f) > n and what == "qrels"):
             more = "at least " if what == "run" else ""
             raise DataError(

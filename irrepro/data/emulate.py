@@ -20,10 +20,7 @@ TREC6_TOPICS = COLLECTIONS["trec6"].topics
 
 
 def trec6_relevant(rel: int = 1, *, allow_simulated: bool | None = None) -> np.ndarray:
-    """R per topic of TREC-6 ad hoc (topics 301-350), from the TREC 2004 Robust qrels.
-
-    TREC-6's judgments *without the Congressional Record* (the book's *Data sources* page says how
-    they compare with Cormack & Lynam's).
+    """R per topic of TREC-6 ad hoc (topics 301-350) in the TREC 2004 Robust qrels (no Congressional Record).
 
     Parameters
     ----------
@@ -60,10 +57,8 @@ def thin_qrels(
 ) -> Qrels:
     """Qrels with every topic's relevant documents thinned at random to a target number.
 
-    In each topic, a uniformly random subset of its relevant documents (grade >= ``rel``) of size
-    ``target`` keeps its grade; every other relevant document becomes **judged non-relevant (grade
-    0)** (why: the book's *Data sources* page). Nothing else changes: line ``i`` of the result is
-    line ``i`` of ``qrels``.
+    A uniformly random subset of each topic's relevant documents keeps its grade; every other relevant
+    document becomes judged non-relevant (grade 0; why: the book's *Data sources* page).
 
     Parameters
     ----------
@@ -183,10 +178,9 @@ def pool_documents(runs: RunSet, depth: int) -> tuple[np.ndarray, np.ndarray, np
 
 
 def pool_qrels(runs: RunSet, depth: int, *, name: str | None = None) -> Qrels:
-    """The qrels of ``runs`` restricted to the pool of depth ``depth`` (``pool_documents``).
+    """The qrels of ``runs`` restricted to the pool of depth ``depth`` (other judgments dropped).
 
-    Every other judgment is dropped (its document unjudged), and so is a topic whose pool holds no
-    judged document: judge the others through ``runs.subset(topics=q.topics).with_qrels(q)``.
+    A topic whose pool holds no judgment is dropped too: ``runs.subset(topics=q.topics).with_qrels(q)``.
 
     Parameters
     ----------

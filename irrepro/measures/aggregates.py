@@ -19,23 +19,14 @@ def aggregate(scores: ScoreMatrix | np.ndarray, how: str = "mean", *, eps: float
               axis: int = -1) -> np.ndarray:  # fmt: skip
     """Aggregate per-topic scores over topics (``axis``; the topics of a ScoreMatrix).
 
-    ``how``:
-
-    * ``"mean"`` - arithmetic mean (MAP from AP, ...).
-    * ``"G"`` - Sakai's (2006, Sec. 2.1) geometric mean with an offset: ``exp(mean(log(x + eps)))``
-      (G_AveP, GMAP), eps not subtracted afterwards.
-    * ``"AG"`` - the arithmetic mean of ``log(x + eps)`` (Sakai's ``AG_`` forms; ``exp`` of it is ``"G"``).
-    * ``"L"`` - L-MAP (Cormack & Lynam 2006): the mean of ``logit(x)``, x clipped to ``[eps, 1 -
-      eps]`` first (the Cormack & Lynam chapter and ``irrepro report`` pass ``irrepro.stats.EPS``).
-    * ``"G_trec"`` - trec_eval's ``gm_map``: ``exp(mean(log(max(x, eps))))`` (what
-      :func:`summarize` does for ``gm_`` measures).
-
     Parameters
     ----------
     scores : irrepro.data.ScoreMatrix or numpy.ndarray
         Per-topic scores.
     how : {"mean", "G", "AG", "L", "G_trec"}
-        The aggregate (see above).
+        The arithmetic mean; Sakai's (2006, Sec. 2.1) geometric mean ``exp(mean(log(x + eps)))``;
+        its log, ``mean(log(x + eps))``; L-MAP (Cormack & Lynam 2006), the mean of ``logit(x)``, x
+        clipped to ``[eps, 1 - eps]``; trec_eval's ``gm_``, ``exp(mean(log(max(x, eps))))``.
     eps : float
         The offset or clipping of ``"G"``, ``"AG"``, ``"L"`` and ``"G_trec"``.
     axis : int
@@ -51,8 +42,6 @@ def aggregate(scores: ScoreMatrix | np.ndarray, how: str = "mean", *, eps: float
     >>> import numpy as np
     >>> from irrepro.measures import aggregate
     >>> x = np.array([[0.2, 0.8], [0.5, 0.5]])
-    >>> aggregate(x)
-    array([0.5, 0.5])
     >>> aggregate(x, "G").round(4)  # the geometric mean prefers the even system
     array([0.4, 0.5])
     """

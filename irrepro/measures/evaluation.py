@@ -201,7 +201,7 @@ def _summary(scores, complete: bool, retrieved) -> tuple[tuple, dict[str, np.nda
 def summarize(scores, *, complete: bool = True, retrieved=None) -> pd.DataFrame:
     """One row per run, one column per measure: trec_eval's summary ("all") line, to the last bit.
 
-    The mean over topics, but the sum for the counts and the geometric mean for ``gm_`` measures.
+    The mean over topics, the sum of counts, the geometric mean of ``gm_`` measures.
 
     Parameters
     ----------
@@ -369,12 +369,9 @@ def to_trec_eval(
     rel: int | None = None,
     digits: int = 4,
 ) -> str:
-    """The scores as trec_eval prints them, run after run.
+    """The scores as ``trec_eval -m runid -m ...`` prints them, run after run, byte for byte.
 
-    For each run, what ``trec_eval -m runid -m ...`` prints (``-q`` when ``per_topic``, ``-c``
-    when ``complete``), byte for byte (trec_eval 9.0.8; 10 with ``precision="float64"``) but for
-    weighted utility and ``rbp_resid`` with its own p on a missed topic (see the API page). A
-    measure trec_eval lacks at level ``rel`` keeps irrepro's name and comes last.
+    Exceptions: the API page. A measure trec_eval lacks at level ``rel`` comes last, under irrepro's name.
 
     Parameters
     ----------

@@ -69,10 +69,6 @@ class _Ideal:
         w = self.flat[keep] * disc[self.pos[keep]]
         return np.bincount(self.topic_of[keep], weights=w, minlength=self.T)
 
-    def cg_at(self, topics: np.ndarray, cols: np.ndarray) -> np.ndarray:
-        """Ideal cumulative gain cg_I at 0-based ranks ``cols`` of lists of ``topics``."""
-        return self.cum_at("cg", lambda: self.flat, topics, cols)
-
     def cum_at(self, key, values, topics: np.ndarray, cols: np.ndarray) -> np.ndarray:
         """Cumulative sums of ``values()`` along each topic's ideal list, at 0-based ranks."""
         if key not in self._cum:

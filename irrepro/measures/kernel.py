@@ -1,8 +1,5 @@
-"""The kernel: one function per measure family (:data:`_KERNELS`) scoring a block of ranked lists
-at once, summing over the positions of the relevant (or positive-gain) documents in rank order as
-trec_eval's loops do, with what they take beyond the measure (:class:`_Context`); the
-single-purpose kernel :func:`average_precision`; ``score_grades`` for dense
-arrays of grades."""
+"""The kernel: one function per measure family (:data:`_KERNELS`) scoring a block of ranked lists at
+once as trec_eval's loops do (:class:`_Context`: what they share); ``score_grades`` for dense grades."""
 
 from __future__ import annotations
 
@@ -103,9 +100,6 @@ class _Context:
     def n_rel(self, rel):
         return self.topic(("R", rel), lambda: self.judg.n_rel(rel))
 
-    def n_nonrel(self, rel):
-        return self.topic(("N", rel), lambda: self.judg.n_nonrel(rel))
-
     def ideal_norm(self, spec: Measure, kind: str) -> np.ndarray:
         """Per topic: the ideal DCG (``"log2"``, ``"sakai"``) or ideal cg (``"cg"``) at the cutoff."""
         gains = self.gain_of(spec)
@@ -184,7 +178,8 @@ def _rr(s: Measure, ctx: _Context) -> np.ndarray:
 def _bpref(s: Measure, ctx: _Context) -> np.ndarray:
     """m_bpref.c: (1/R) sum over retrieved relevant of 1 - min(n, R) / min(R, N)."""
     r, g = s.rel, ctx.g
-    h, R, N = ctx.hits(r), ctx.R(r), ctx.n_nonrel(r)[ctx.t]
+    assert r is not None  # parse_measure gives Bpref its relevance level
+    h, R, N = ctx.hits(r), ctx.R(r), ctx.topic(("N", r), lambda: ctx.judg.n_nonrel(r))[ctx.t]
     above = ctx.count_above(lambda: (g >= 0) & (g < r), ("nonrel", r), h)
     Rh, cap = R[h.rows], np.minimum(R, N)[h.rows]
     frac = np.divide(np.minimum(above, Rh), cap, out=np.zeros(len(above)), where=cap > 0)
@@ -213,7 +208,8 @@ def _q(s: Measure, ctx: _Context) -> np.ndarray:
     h = ctx.hits(s.rel)
     gfull = ctx.once("gain_full", lambda: ctx.gains(ctx.g))
     cg = ctx.once("cg", lambda: np.cumsum(gfull, axis=1))[h.rows, h.cols]
-    cg_ideal = ctx.judg.ideal(ctx.gains).cg_at(ctx.t[h.rows], h.cols)
+    ideal = ctx.judg.ideal(ctx.gains)
+    cg_ideal = ideal.cum_at("cg", lambda: ideal.flat, ctx.t[h.rows], h.cols)
     return _safe_div(h.sum((h.nth + cg) / (h.cols + 1.0 + cg_ideal)), ctx.R(s.rel))
 
 

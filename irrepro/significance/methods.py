@@ -36,7 +36,7 @@ _EFFECTS = {
 }
 #: Interval methods (``interval=``).
 _INTERVALS = {"bca": "bias-corrected and accelerated (BCa) bootstrap", "percentile": "percentile bootstrap"}
-#: What each family of measures is, in trec_eval's terms (``irrepro._measure_names.MEASURE_FAMILIES``).
+#: What each family of measures is, in trec_eval's terms (``irrepro._measure_names._FAMILIES``).
 _DEFINED = {
     "AP": "average precision: the precision at each relevant document's rank, summed and divided by R",
     "P": "precision: relevant documents in the top k over k",
