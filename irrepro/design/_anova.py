@@ -69,9 +69,8 @@ class Anova:
 
 
 def two_way_anova(scores) -> Anova:
-    """The two-way ANOVA without replication (system x topic) of a complete score matrix.
-
-    As statsmodels' ``anova_lm(ols("score ~ C(system) + C(topic)"))`` (Brennan 2001, ch. 3; Sakai 2016, V_E).
+    """The two-way ANOVA without replication (system x topic) of a complete score matrix, as
+    statsmodels' ``anova_lm(ols("score ~ C(system) + C(topic)"))``.
 
     Parameters
     ----------
@@ -132,11 +131,8 @@ def two_way_anova(scores) -> Anova:
 def tukey_table(
     scores, *, alpha: float = 0.05, B: int = 10_000, seed: SeedLike = 0, n_jobs=None
 ) -> pd.DataFrame:
-    """Every pair of systems by the classical and the randomised Tukey HSD.
-
-    The classical test is statsmodels' Tukey HSD on the two-way design (V_E and its (S - 1)(T - 1)
-    degrees of freedom: the topics block as in a paired test); the randomised one Carterette's
-    (TOIS 30, 2012).
+    """Every pair of systems by the classical Tukey HSD (statsmodels', on V_E and its (S - 1)(T - 1)
+    degrees of freedom) and the randomised one (Carterette 2012).
 
     Parameters
     ----------

@@ -150,7 +150,7 @@ def _signed_rank_counts(n: int) -> np.ndarray:
 @cache
 def _tied_tail_table(key: int, width: int) -> tuple[np.ndarray, np.ndarray]:
     """P(2W+ <= s) and P(2W+ >= s) under random signs for the tied ranks coded by ``key``, exact."""
-    m, mask = key >> 16, key & 0xFFFF
+    m, mask = key & 0xFF, key >> 8
     starts = [i for i in range(m) if mask >> i & 1] + [m]
     ranks2 = []
     for a, b in zip(starts[:-1], starts[1:]):
@@ -221,25 +221,18 @@ def wilcoxon_pvalues(d, alternative: str = "two-sided", *, convention: str = "sc
     has_ties = ties > 0
     p = np.full(D.shape[0], np.nan)
 
-    exact = ~has_ties & (m == n) & (n <= 50)
-    if exact.any():
-        c = _signed_rank_counts(n)
-        cdf = np.cumsum(c) / float(2**n)
-        sf = np.cumsum(c[::-1])[::-1] / float(2**n)
-        w = w2[exact] // 2
-        p[exact] = _tails(cdf[w], sf[w], alternative)
-
-    perm = ~exact & (n <= 13)
+    # exact (n <= 50 without ties or zeros), else over all sign flips of the tied ranks for n <= 13
+    perm = (~has_ties & (m == n) & (n <= 50)) | (n <= 13)
     if perm.any():
         bits = np.where(new & valid, 1 << np.arange(n)[:, None], 0).sum(axis=0)
-        keys = (m.astype(np.int64) << 16) | bits
+        keys = (bits << 8) | m
         width = n * (n + 1) + 1
         uk, inv = np.unique(keys[perm], return_inverse=True)
         lo_t, hi_t = map(np.array, zip(*(_tied_tail_table(int(k), width) for k in uk)))
         obs = w2[perm]
         p[perm] = _tails(lo_t[inv, obs], hi_t[inv, obs], alternative)
 
-    asym = ~exact & ~perm
+    asym = ~perm
     if asym.any():
         mm = m[asym].astype(np.float64)
         mn = mm * (mm + 1.0) * 0.25

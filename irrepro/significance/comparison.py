@@ -4,6 +4,7 @@ tests, win / tie / loss counts and intervals of every measure (``irrepro compare
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -18,13 +19,7 @@ from ..stats import bca_interval, check_level, check_resamples, corrected_resamp
 from . import classical
 from ._names import DEFAULT_B, EFFECT_SIZES, FAMILY_WISE, RESAMPLING, TESTS
 from ._samples import _as_matrix, _baseline_index, _check_samples, _counts, _resolve_pairs
-from .bootstrap import (
-    _map_chunks,
-    _pair_noise,
-    bootstrap_shift_test,
-    paired_bootstrap_test,
-    unpaired_bootstrap_test,
-)
+from .bootstrap import _map_chunks, _pair_noise, _paired, paired_bootstrap_test, unpaired_bootstrap_test
 from .effects import EffectSizes, effect_sizes, win_tie_loss
 from .randomization import permutation_test, tukey_hsd
 from .result import PairwiseResult, _baseline_name, _check_alpha
@@ -41,7 +36,7 @@ _CLASSICAL = {
 _RESAMPLED: dict[str, Any] = {
     "bootstrap": paired_bootstrap_test,
     "unpaired-bootstrap": unpaired_bootstrap_test,
-    "bootstrap-shift": bootstrap_shift_test,
+    "bootstrap-shift": partial(_paired, "bootstrap-shift"),
     "permutation": permutation_test,
     "tukey": tukey_hsd,
 }
@@ -185,10 +180,6 @@ def compare(
     digits: int = 4,
 ) -> ComparisonTable:
     """The results table of several runs under several measures, with significance tests.
-
-    With ``baseline`` every other run is tested against it, the p-values adjusted over those S - 1
-    pairs per measure; without, all pairs are tested and each mean is marked by the runs it
-    significantly beats.
 
     Parameters
     ----------
