@@ -289,8 +289,9 @@ def using_scheduler(address: str | None, name: str = "address"):
 
 
 def local_cluster(n_workers: int | None = None, **kwargs):
-    """A :class:`distributed.LocalCluster` as irrepro starts it for ``IRREPRO_SCHEDULER=local``: single-threaded
-    workers on 127.0.0.1, without ``MALLOC_TRIM_THRESHOLD_`` (it doubled the corpus bootstrap's time).
+    """A :class:`distributed.LocalCluster` as irrepro starts it for ``IRREPRO_SCHEDULER=local``.
+
+    Single-threaded workers on 127.0.0.1, without ``MALLOC_TRIM_THRESHOLD_`` (it doubled the corpus bootstrap's time).
 
     Parameters
     ----------

@@ -299,7 +299,8 @@ class MetaAnalysis:
 
 
 def clustered_se(values, clusters=None) -> np.ndarray:
-    """The standard error of the mean of ``values``, clustered by ``clusters``:
+    """The standard error of the mean of ``values``, clustered by ``clusters``.
+
     ``sqrt(k / (k - 1) * sum_c (r_c - m n_c)^2) / n`` over the ``k`` clusters of totals ``r_c``.
 
     Parameters
@@ -348,7 +349,8 @@ def clustered_se(values, clusters=None) -> np.ndarray:
 
 
 def meta_analysis(d, sd, model: str = "fixed", level: float = 0.95) -> MetaAnalysis:
-    """Combine per-topic effects ``d`` with standard errors ``sd`` (Cormack & Lynam 2006, section 9) by
+    """Combine per-topic effects ``d`` with standard errors ``sd`` (Cormack & Lynam 2006, section 9).
+
     statsmodels' ``combine_effects``; topics with a non-finite effect or sd, or sd 0, are left out.
 
     Parameters

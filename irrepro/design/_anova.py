@@ -69,8 +69,9 @@ class Anova:
 
 
 def two_way_anova(scores) -> Anova:
-    """The two-way ANOVA without replication (system x topic) of a complete score matrix, as
-    statsmodels' ``anova_lm(ols("score ~ C(system) + C(topic)"))``.
+    """The two-way ANOVA without replication (system x topic) of a complete score matrix.
+
+    As statsmodels' ``anova_lm(ols("score ~ C(system) + C(topic)"))``.
 
     Parameters
     ----------
@@ -131,8 +132,9 @@ def two_way_anova(scores) -> Anova:
 def tukey_table(
     scores, *, alpha: float = 0.05, B: int = 10_000, seed: SeedLike = 0, n_jobs=None
 ) -> pd.DataFrame:
-    """Every pair of systems by the classical Tukey HSD (statsmodels', on V_E and its (S - 1)(T - 1)
-    degrees of freedom) and the randomised one (Carterette 2012).
+    """Every pair of systems by the classical and the randomised Tukey HSD.
+
+    The classical statsmodels', on V_E and its (S - 1)(T - 1) degrees of freedom; the randomised Carterette's (2012).
 
     Parameters
     ----------

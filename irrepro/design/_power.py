@@ -57,27 +57,23 @@ class PowerCurve:
 def _hits(x: np.ndarray, test: str, correction: str, alpha: float, B: int | None, rng) -> np.ndarray:
     """Per trial: whether ``test`` finds system 1 better than system 0, adjusted over all pairs."""
     from .. import significance as sig
-    from ..significance._names import CLASSICAL, RESAMPLING
+    from ..significance._names import CLASSICAL
 
     m = x.shape[1]
     others = [(i, j) for i in range(m) for j in range(i + 1, m) if (i, j) != (0, 1)]
     pairs = np.array([(1, 0), *others])
-    strict = test in RESAMPLING  # an ASL rejects below alpha (Sakai 2006), a p-value at it
     if test in CLASSICAL:  # every trial at once: pairwise_test's floats, trial by trial
         from ..significance.result import _correction
         from ..stats import adjust_pvalues
 
         diff, p = sig.classical_pairs(x, pairs, test)
-        method, _ = _correction(correction)
-        if method is not None:
-            p = np.stack([adjust_pvalues(row, method) for row in p])
+        p = adjust_pvalues(p, _correction(correction)[0])  # each trial's row one family
         return (diff[:, 0] > 0) & (p[:, 0] <= alpha + 1e-12)
-    seeds = parallel.spawn(rng, len(x)) if test in RESAMPLING else [None] * len(x)
+    seeds = parallel.spawn(rng, len(x))  # the resampling tests: an ASL rejects below alpha (Sakai 2006)
     out = np.empty(len(x), dtype=bool)
     for k in range(len(x)):
         r = sig.pairwise_test(x[k], test, pairs, correction=correction, B=B, seed=seeds[k])
-        p = float(r.p_adjusted[0])
-        out[k] = bool(r.difference[0] > 0) and (p < alpha if strict else p <= alpha + 1e-12)
+        out[k] = bool(r.difference[0] > 0) and float(r.p_adjusted[0]) < alpha
     return out
 
 
@@ -242,8 +238,9 @@ def simulated_power(
     scale: str = "quick",
     model=None,
 ) -> PowerCurve | dict[str, PowerCurve]:
-    """Power against the number of topics, simulated from the known-truth simulator fitted to the pilot
-    (families at Sakai's least favourable configuration, :class:`_FamilySampler`).
+    """Power against the number of topics, simulated from the known-truth simulator fitted to the pilot.
+
+    Families of systems at Sakai's least favourable configuration (:class:`_FamilySampler`).
 
     Parameters
     ----------

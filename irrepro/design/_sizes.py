@@ -87,8 +87,9 @@ def _simulation_B(B, test, alpha: float, scale: str, name: str = "B") -> int:
 
 def power_closed_form(method: str, n_topics, *, variance: float, min_diff: float, alpha: float = 0.05,
                       systems: int = 2) -> np.ndarray:  # fmt: skip
-    """Power of the paired t-test or the one-way ANOVA at each topic-set size, in closed form (Sakai
-    2016, sections 4 and 5; statsmodels' ``TTestPower`` and ``FTestAnovaPower``).
+    """Power of the paired t-test or the one-way ANOVA at each topic-set size, in closed form.
+
+    Sakai (2016), sections 4 and 5; statsmodels' ``TTestPower`` and ``FTestAnovaPower``.
 
     Parameters
     ----------
@@ -179,11 +180,15 @@ class TopicSetSize:
 
 def _variance_interval(scores, B: int, level: float, seed: SeedLike) -> tuple[float, float]:
     """The percentile interval of V_E over B bootstrap samples of the pilot's topics."""
-    from ..significance._samples import _counts, bootstrap_samples
+    from ..significance._samples import bootstrap_samples
     from ..significance.effects import _ve_weighted
 
     x = np.asarray(getattr(scores, "scores", scores), dtype=np.float64)
-    _, ve = _ve_weighted(x, _counts(bootstrap_samples(x.shape[1], B, seed=seed), x.shape[1]))
+    T = x.shape[1]
+    idx = bootstrap_samples(T, B, seed=seed)
+    w = np.zeros((B, T))
+    np.add.at(w, (np.repeat(np.arange(B), T), idx.ravel()), 1.0)
+    _, ve = _ve_weighted(x, w)
     a = (1 - level) / 2
     lo, hi = np.quantile(ve, [a, 1 - a], method="inverted_cdf")
     return float(lo), float(hi)
@@ -241,8 +246,9 @@ def topic_set_sizes(
     level: float = 0.95,
     seed: SeedLike = 0,
 ) -> pd.DataFrame:
-    """The topics a study needs by Sakai's (2016) methods, from a pilot's V_E, with bootstrap intervals
-    (the sizes at the ends of V_E's percentile interval over the pilot's topics).
+    """The topics a study needs by Sakai's (2016) methods, from a pilot, with bootstrap intervals.
+
+    From V_E, each interval the sizes at the ends of V_E's percentile interval over the pilot's topics.
 
     Parameters
     ----------

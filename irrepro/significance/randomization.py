@@ -53,8 +53,9 @@ def permutation_test(
     alternative: str | Sequence[str] = "two-sided",
     n_jobs: int | None = None,
 ) -> PairwiseResult | tuple[PairwiseResult, ...]:
-    """Fisher's paired randomization (sign-flip) test of every pair of systems, on the difference of
-    means, as ``scipy.stats.permutation_test(..., permutation_type="samples")`` on the same flips.
+    """Fisher's paired randomization (sign-flip) test of every pair of systems, on the difference of means.
+
+    As ``scipy.stats.permutation_test(..., permutation_type="samples")`` on the same flips.
 
     Parameters
     ----------
