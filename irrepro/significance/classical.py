@@ -132,30 +132,18 @@ def sign_test_pvalues(d, alternative: str = "two-sided", *, min_d: float = 0.0) 
     return np.where(m == 0, np.nan, p)
 
 
-def _sign_counts(ranks, width: int) -> np.ndarray:
-    """Number of sign patterns of ``ranks`` giving each sum of the positive ones, 0..width - 1, exact."""
-    c = np.zeros(width, dtype=np.int64)
-    c[0] = 1
-    for r in ranks:
-        c[r:] = c[r:] + c[:-r].copy()
-    return c
-
-
-@cache
-def _signed_rank_counts(n: int) -> np.ndarray:
-    """Number of sign patterns giving each W+ = 0..n(n+1)/2 (no ties, no zeros), exact integers."""
-    return _sign_counts(range(1, n + 1), n * (n + 1) // 2 + 1)
-
-
 @cache
 def _tied_tail_table(key: int, width: int) -> tuple[np.ndarray, np.ndarray]:
-    """P(2W+ <= s) and P(2W+ >= s) under random signs for the tied ranks coded by ``key``, exact."""
+    """P(2W+ <= s) and P(2W+ >= s) under random signs for the m ranks whose tie groups start at the bits
+    of ``key >> 8`` (``m = key & 0xFF``), exact."""
     m, mask = key & 0xFF, key >> 8
     starts = [i for i in range(m) if mask >> i & 1] + [m]
-    ranks2 = []
+    c = np.zeros(width, dtype=np.int64)  # sign patterns giving each sum of the positive doubled ranks
+    c[0] = 1
     for a, b in zip(starts[:-1], starts[1:]):
-        ranks2 += [a + b + 1] * (b - a)  # doubled average rank of positions a..b-1 (1-based)
-    c = _sign_counts(ranks2, width)
+        r = a + b + 1  # the doubled average rank of positions a..b-1 (1-based)
+        for _ in range(b - a):
+            c[r:] = c[r:] + c[:-r].copy()
     total = float(2**m)
     return np.cumsum(c) / total, np.cumsum(c[::-1])[::-1] / total
 
@@ -258,11 +246,10 @@ def _wilcoxon_r(w2: np.ndarray, ties: np.ndarray, m: np.ndarray, n: int, alterna
     p = np.full(len(w2), np.nan)
     exact = (m < 50) & (m == n) & (ties == 0)
     if exact.any():  # R's exact test never has zeros, so n is the full length here
-        c = _signed_rank_counts(n) / float(2**n)
-        cdf, sf = np.cumsum(c), np.cumsum(c[::-1])[::-1]  # P(V' <= v), P(V' >= v)
-        v = w2[exact] // 2
+        cdf, sf = _tied_tail_table(((1 << n) - 1) << 8 | n, n * (n + 1) + 1)  # P(V' <= v), P(V' >= v)
+        v = w2[exact]  # 2 V
         if alternative == "two-sided":
-            p[exact] = np.minimum(2 * np.where(v > n * (n + 1) / 4, sf[v], cdf[v]), 1.0)
+            p[exact] = np.minimum(2 * np.where(v > n * (n + 1) / 2, sf[v], cdf[v]), 1.0)
         else:
             p[exact] = (sf if alternative == "greater" else cdf)[v]
     approx = ~exact & (m > 0)
