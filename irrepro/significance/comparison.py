@@ -240,18 +240,15 @@ def compare(
     resampled = intervals or effect_size is not None  # (on the same topic samples)
     B_intervals = _check_resamples(test, B, alpha, resampled, B_intervals, level)
     mats = _as_measures(scores)
-    first: tuple | None = None
-    arrays = {}
+    arrays: dict[str, np.ndarray] = {}
+    runs: tuple = ()  # the first measure's (_as_measures refuses no measure at all)
     for m, sm in mats.items():
         x, systems, _ = _as_matrix(sm)
-        if first is None:
-            first = systems
-        elif systems != first:
+        if arrays and systems != runs:
             raise InputError(
                 f"measure {m!r} holds other runs than {next(iter(mats))!r}: every measure must score the same runs"
             )
-        arrays[m] = x
-    runs: tuple = first if first is not None else ()  # (_as_measures refuses no measure at all)
+        arrays[m], runs = x, systems
     base = None if baseline is None else runs[_baseline_index(baseline, runs)]
     B, _ = _test_resamples(test, B, alpha, correction, _comparisons(len(runs), base))
     needs_seed = test in RESAMPLING or resampled
