@@ -10,7 +10,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .. import _lazy, parallel
+from .. import parallel
+from .._lazy import module
 from ..errors import InputError
 from ..parallel import SeedLike
 from ._names import FAMILY_WISE
@@ -22,7 +23,7 @@ _ALTERNATIVES = ("two-sided", "greater", "less")
 #: Permutations of randomised Tukey HSD drawn per task (block ``k`` from child ``k`` of the seed):
 #: fixed, so that the draws do not depend on the number of workers.
 _PERM_BLOCK = 256
-_kernel = _lazy.module("irrepro.significance._hsd_kernel")  # numba, imported at the first use
+_kernel = module("irrepro.significance._hsd_kernel")  # numba, imported at the first use
 
 
 def sign_flips(n_topics: int, B: int = 10_000, *, seed: SeedLike) -> np.ndarray:
