@@ -180,7 +180,6 @@ def parallel_map(
     n_jobs: int | None = None,
     processes: bool = False,
     progress: bool | str = False,
-    total: int | None = None,
     here: bool = False,
 ) -> list[Any]:
     """``[fn(x) for x in items]`` on ``n_jobs`` workers, in order."""
@@ -190,9 +189,7 @@ def parallel_map(
     on_worker = getattr(_TASK, "active", False)
     address = None if on_worker or here else scheduler()
     workers = 1 if on_worker else globals()["n_jobs"](n_jobs)
-    bar = tqdm(
-        total=total or len(items), desc=progress if isinstance(progress, str) else None, disable=not progress
-    )
+    bar = tqdm(total=len(items), desc=progress if isinstance(progress, str) else None, disable=not progress)
     try:
         if address is not None and len(items) > 1:
             return _dask_map(fn, items, bar, address)
@@ -294,8 +291,7 @@ def using_scheduler(address: str | None, name: str = "address"):
 def local_cluster(n_workers: int | None = None, **kwargs):
     """A :class:`distributed.LocalCluster` as irrepro starts it for ``IRREPRO_SCHEDULER=local``.
 
-    Single-threaded worker processes on 127.0.0.1, without Dask's ``MALLOC_TRIM_THRESHOLD_=65536``
-    (which doubled the corpus bootstrap's time).
+    Single-threaded workers on 127.0.0.1, without ``MALLOC_TRIM_THRESHOLD_`` (it doubled the corpus bootstrap's time).
 
     Parameters
     ----------

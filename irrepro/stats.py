@@ -92,14 +92,10 @@ def check_level(level, name: str = "level") -> float:
             f"got {level!r} ({type(level).__name__})"
         )
     value = float(level)
-    if not math.isfinite(value) or not (0 < value < 1 or 1 < value < 100):
+    if not math.isfinite(value) or not (0 < value < 1 or 50 <= value < 100):
+        hint = f" (read as a percentage: a {level_percent(value / 100)} interval)" if 1 < value < 50 else ""
         raise InputError(
-            f"{name} must be a fraction in (0, 1) (0.95) or a percentage in [50, 100) (95), got {level!r}"
-        )
-    if 1 < value < 50:
-        raise InputError(
-            f"{name} must be a fraction in (0, 1) (0.95) or a percentage in [50, 100) (95), got {level!r} "
-            f"(read as a percentage: a {level_percent(value / 100)} interval)"
+            f"{name} must be a fraction in (0, 1) (0.95) or a percentage in [50, 100) (95), got {level!r}{hint}"
         )
     return value if value < 1 else value / 100
 
@@ -258,22 +254,14 @@ def kendall_tau(x, y) -> np.ndarray:
     n_sys = x.shape[-1]
     lead = np.broadcast_shapes(x.shape[:-1], y.shape[:-1])
     i, j = np.triu_indices(n_sys, k=1)
-    fixed_y = y.ndim == 1  # one reference ranking: its pair signs are computed once
-    dy_fixed = np.sign(y[i] - y[j]) if fixed_y else None
     xf = np.broadcast_to(x, lead + (n_sys,)).reshape(-1, n_sys)
-    yf = None if fixed_y else np.broadcast_to(y, lead + (n_sys,)).reshape(-1, n_sys)
+    yf = np.broadcast_to(y, lead + (n_sys,)).reshape(-1, n_sys)
     out = np.empty(xf.shape[0])
     for s in range(0, xf.shape[0], 128):
         dx = np.sign(xf[s : s + 128, i] - xf[s : s + 128, j])
-        if yf is None:
-            assert dy_fixed is not None  # y is one ranking: its pair signs, computed above
-            dy = dy_fixed
-        else:
-            dy = np.sign(yf[s : s + 128, i] - yf[s : s + 128, j])
+        dy = np.sign(yf[s : s + 128, i] - yf[s : s + 128, j])
         num = (dx * dy).sum(axis=-1)
-        den = np.sqrt(
-            (dx != 0).sum(axis=-1) * np.broadcast_to((dy != 0).sum(axis=-1), num.shape).astype(float)
-        )
+        den = np.sqrt((dx != 0).sum(axis=-1) * (dy != 0).sum(axis=-1).astype(float))
         with np.errstate(divide="ignore", invalid="ignore"):
             out[s : s + 128] = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
     return out.reshape(lead)
@@ -313,8 +301,7 @@ class MetaAnalysis:
 def clustered_se(values, clusters=None) -> np.ndarray:
     """The standard error of the mean of ``values``, clustered by ``clusters``.
 
-    ``sqrt(k / (k - 1) * sum_c (r_c - m n_c)^2) / n`` over the ``k`` clusters of totals ``r_c`` of
-    ``n_c`` values (``m`` the mean); with ``clusters=None`` the usual ``sd / sqrt(n)``.
+    ``sqrt(k / (k - 1) * sum_c (r_c - m n_c)^2) / n`` over the ``k`` clusters of totals ``r_c``.
 
     Parameters
     ----------
@@ -364,9 +351,7 @@ def clustered_se(values, clusters=None) -> np.ndarray:
 def meta_analysis(d, sd, model: str = "fixed", level: float = 0.95) -> MetaAnalysis:
     """Combine per-topic effects ``d`` with standard errors ``sd`` (Cormack & Lynam 2006, section 9).
 
-    statsmodels' ``combine_effects``: the paper's fixed effect with Stouffer's one-sided p-value, or
-    DerSimonian-Laird random effects (tau^2 truncated at 0); normal intervals. Topics with a
-    non-finite effect or a zero / non-finite sd are left out.
+    statsmodels' ``combine_effects``; topics with a non-finite effect or sd, or sd 0, are left out.
 
     Parameters
     ----------

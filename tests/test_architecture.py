@@ -311,7 +311,6 @@ KNOWN_PRIVATE = {
     "irrepro.design._anova -> irrepro.data._matrices.ScoreMatrix",
     "irrepro.design._power -> irrepro.data._matrices.ScoreMatrix",
     "irrepro.design._power -> irrepro.significance._names.CLASSICAL",
-    "irrepro.design._power -> irrepro.significance._names.RESAMPLING",
     "irrepro.design._power -> irrepro.significance.result._correction",
     "irrepro.design._sizes -> irrepro.significance._names.RESAMPLING",
     "irrepro.design._sizes -> irrepro.significance._names.TESTS",

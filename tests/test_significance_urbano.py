@@ -12,7 +12,7 @@ from scipy import stats
 
 from irrepro import significance as sg
 from irrepro.errors import InputError
-from irrepro.significance.bootstrap import bootstrap_shift_test
+from irrepro.significance.bootstrap import _paired
 from irrepro.significance.urbano import _resample, urbano_tests
 
 B_, E_ = [0.2, 0.35, 0.1, 0.4, 0.3, 0.25], [0.3, 0.45, 0.15, 0.42, 0.31, 0.2]
@@ -195,7 +195,7 @@ def test_bootstrap_test_urbano_converges_to_the_exact_bootstrap_p_value(n, shift
     p = _resample("bootstrap", b, e, B, 11, None)
     _within_mc(float(p.one_tailed), exact1, B)
     _within_mc(float(p.two_tailed), exact2, B)
-    shift = bootstrap_shift_test(np.vstack([e, b]), B=B, seed=11)
+    shift = _paired("bootstrap-shift", np.vstack([e, b]), B=B, seed=11)
     _within_mc(float(shift.p[0]), exact2, B)
 
 
@@ -222,7 +222,7 @@ def test_bootstrap_test_urbano_with_256_topics_or_more_matches_the_bootstrap_shi
     e = b + rng.normal(0.01, 0.1, 300)
     B = 40_000
     p = _resample("bootstrap", b, e, B, 1, None)
-    shift = bootstrap_shift_test(np.vstack([e, b]), B=B, seed=2)
+    shift = _paired("bootstrap-shift", np.vstack([e, b]), B=B, seed=2)
     assert 0.05 < float(shift.p[0]) < 0.95
     _within_mc(float(p.two_tailed), float(shift.p[0]), B, other_B=B)
 

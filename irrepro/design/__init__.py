@@ -1,10 +1,7 @@
 """Plan a study before building it: how many topics a test collection needs, from a user's pilot
 runs - topic-set size design (Sakai, "Topic set size design", Information Retrieval Journal 19,
 2016), generalizability theory (Brennan 2001; Urbano, Marrero & Martin, SIGIR 2013) and power by
-simulation from the known-truth simulator (Urbano, Lima & Hanjalic, SIGIR 2019).
-
-``irrepro design RUNS --qrels Q -m nDCG@10 --min-diff 0.02`` prints the table and draws the power
-curve. Every random step takes a ``seed``; the results do not depend on the number of workers.
+simulation from the known-truth simulator (Urbano, Lima & Hanjalic, SIGIR 2019); ``irrepro design``.
 """
 
 from . import _rows as rows  # noqa: F401  (the chapter's rows for the book's rule)

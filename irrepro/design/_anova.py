@@ -71,7 +71,7 @@ class Anova:
 def two_way_anova(scores) -> Anova:
     """The two-way ANOVA without replication (system x topic) of a complete score matrix.
 
-    As statsmodels' ``anova_lm(ols("score ~ C(system) + C(topic)"))`` (Brennan 2001, ch. 3; Sakai 2016, V_E).
+    As statsmodels' ``anova_lm(ols("score ~ C(system) + C(topic)"))``.
 
     Parameters
     ----------
@@ -134,9 +134,7 @@ def tukey_table(
 ) -> pd.DataFrame:
     """Every pair of systems by the classical and the randomised Tukey HSD.
 
-    The classical test is statsmodels' Tukey HSD on the two-way design (V_E and its (S - 1)(T - 1)
-    degrees of freedom: the topics block as in a paired test); the randomised one Carterette's
-    (TOIS 30, 2012).
+    The classical statsmodels', on V_E and its (S - 1)(T - 1) degrees of freedom; the randomised Carterette's (2012).
 
     Parameters
     ----------

@@ -193,9 +193,9 @@ CORRELATION_FITS = {"tau": 2.84729794002905, "tau_AP": 3.98652984123827}
 
 
 def expected_correlation(erho2, kind: str = "tau"):
-    """The expected Kendall tau (or tau_AP) of a collection's ranking with the true ranking, from its E rho^2.
+    """The expected Kendall tau (or tau_AP) of a collection's ranking with the true one: ``E rho^2 ** a``.
 
-    Urbano, Marrero & Martin's (2013) empirical fit over TREC collections, ``E rho^2 ** a``.
+    Urbano, Marrero & Martin's (2013) fit.
 
     Parameters
     ----------

@@ -57,27 +57,23 @@ class PowerCurve:
 def _hits(x: np.ndarray, test: str, correction: str, alpha: float, B: int | None, rng) -> np.ndarray:
     """Per trial: whether ``test`` finds system 1 better than system 0, adjusted over all pairs."""
     from .. import significance as sig
-    from ..significance._names import CLASSICAL, RESAMPLING
+    from ..significance._names import CLASSICAL
 
     m = x.shape[1]
     others = [(i, j) for i in range(m) for j in range(i + 1, m) if (i, j) != (0, 1)]
     pairs = np.array([(1, 0), *others])
-    strict = test in RESAMPLING  # an ASL rejects below alpha (Sakai 2006), a p-value at it
     if test in CLASSICAL:  # every trial at once: pairwise_test's floats, trial by trial
         from ..significance.result import _correction
         from ..stats import adjust_pvalues
 
         diff, p = sig.classical_pairs(x, pairs, test)
-        method, _ = _correction(correction)
-        if method is not None:
-            p = np.stack([adjust_pvalues(row, method) for row in p])
+        p = adjust_pvalues(p, _correction(correction)[0])  # each trial's row one family
         return (diff[:, 0] > 0) & (p[:, 0] <= alpha + 1e-12)
-    seeds = parallel.spawn(rng, len(x)) if test in RESAMPLING else [None] * len(x)
+    seeds = parallel.spawn(rng, len(x))  # the resampling tests: an ASL rejects below alpha (Sakai 2006)
     out = np.empty(len(x), dtype=bool)
     for k in range(len(x)):
         r = sig.pairwise_test(x[k], test, pairs, correction=correction, B=B, seed=seeds[k])
-        p = float(r.p_adjusted[0])
-        out[k] = bool(r.difference[0] > 0) and (p < alpha if strict else p <= alpha + 1e-12)
+        out[k] = bool(r.difference[0] > 0) and float(r.p_adjusted[0]) < alpha
     return out
 
 
@@ -138,7 +134,9 @@ def power_curve(
 
 
 class _FamilySampler:
-    """Families of m systems at Sakai's least favourable configuration, from a fitted model."""
+    """Families of m systems at Sakai's least favourable configuration from a fitted model: system 0 a
+    baseline of the bottom 75%, system 1 moved to its mean + min_diff, the others half way, their
+    dependence a vine copula fitted to their pilot scores."""
 
     def __init__(self, model, systems: int, min_diff: float, families: int, seed: SeedLike, n_jobs=None):
         import pyvinecopulib as pv
@@ -242,10 +240,7 @@ def simulated_power(
 ) -> PowerCurve | dict[str, PowerCurve]:
     """Power against the number of topics, simulated from the known-truth simulator fitted to the pilot.
 
-    The pilot is fitted by :func:`irrepro.simulation.fit_collection`. A family: system 0 a baseline
-    from the bottom 75% by expected score; system 1 another system's margin moved to the
-    baseline's mean + ``min_diff``; the others half way (Sakai's least favourable configuration);
-    their dependence a vine copula fitted to their pilot scores.
+    Families of systems at Sakai's least favourable configuration (:class:`_FamilySampler`).
 
     Parameters
     ----------

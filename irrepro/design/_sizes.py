@@ -39,8 +39,7 @@ def check_design(
     min_diff, alpha, power, systems: int = 2, *, measure=None, B=None, level=0.95, names=None
 ) -> tuple[float, float, float, int]:
     """A design's parameters, checked for type and meaning; ``names`` names them in messages."""
-    name = {"min_diff": "min_diff", "alpha": "alpha", "power": "power", "systems": "systems", "B": "B"}
-    name.update(names or {})
+    name = {k: k for k in ("min_diff", "alpha", "power", "systems", "B")} | (names or {})
     out = []
     for key, v, lo in (("min_diff", min_diff, None), ("alpha", alpha, 1), ("power", power, 1)):
         if key == "power" and v is None:
@@ -89,9 +88,7 @@ def power_closed_form(method: str, n_topics, *, variance: float, min_diff: float
                       systems: int = 2) -> np.ndarray:  # fmt: skip
     """Power of the paired t-test or the one-way ANOVA at each topic-set size, in closed form.
 
-    Sakai (2016), sections 4 and 5: ``"paired-t"``, the two-sided paired t-test of per-topic
-    differences of variance ``2 V_E`` (statsmodels' ``TTestPower.power``); ``"anova"``, ``systems``
-    means of range ``min_diff``, the others at their centre (statsmodels' ``FTestAnovaPower``).
+    Sakai (2016), sections 4 and 5; statsmodels' ``TTestPower`` and ``FTestAnovaPower``.
 
     Parameters
     ----------
@@ -156,17 +153,6 @@ def _smallest(ok) -> int:
     return hi
 
 
-def _size(method: str, variance: float, min_diff: float, alpha: float, power: float, systems: int) -> int:
-    if method == "ci-width":
-        return _smallest(lambda n: bool(_ci_width(n, variance, alpha) <= min_diff))
-    return _smallest(
-        lambda n: bool(
-            power_closed_form(method, n, variance=variance, min_diff=min_diff, alpha=alpha, systems=systems)
-            >= power
-        )  # fmt: skip
-    )
-
-
 @dataclass(frozen=True)
 class TopicSetSize:
     """The topics one of Sakai's methods recommends, with a bootstrap interval."""
@@ -228,8 +214,13 @@ def _topic_set_size(
         variance = two_way_anova(pilot).sigma2_residual  # the checks: 2 x 2, finite, variance
         v_lo, v_hi = _variance_interval(pilot, B, level, seed) if B else (math.nan, math.nan)
 
-    def size(v):
-        return _size(method, v, min_diff, alpha, power, systems) if v > 0 else 2
+    def size(v) -> int:
+        if not v > 0:
+            return 2
+        if method == "ci-width":
+            return _smallest(lambda n: bool(_ci_width(n, v, alpha) <= min_diff))
+        kw = dict(variance=v, min_diff=min_diff, alpha=alpha, systems=systems)
+        return _smallest(lambda n: bool(power_closed_form(method, n, **kw) >= power))
 
     n = size(variance)
     lo, hi = (size(v_lo), size(v_hi)) if B else (-1, -1)
@@ -250,11 +241,7 @@ def topic_set_sizes(
 ) -> pd.DataFrame:
     """The topics a study needs by Sakai's (2016) methods, from a pilot, with bootstrap intervals.
 
-    From V_E, the residual variance of the pilot's :func:`two_way_anova`: the fewest topics with
-    which the paired t-test (``"paired-t"``) or the one-way ANOVA of ``systems`` systems
-    (``"anova"``) detects ``min_diff`` with probability ``power``, or whose expected (1 - alpha)
-    interval is at most ``min_diff`` wide (``"ci-width"``); the interval is the size at each end
-    of V_E's percentile interval over ``B`` bootstrap samples of the pilot's topics.
+    From V_E, each interval the sizes at the ends of V_E's percentile interval over the pilot's topics.
 
     Parameters
     ----------

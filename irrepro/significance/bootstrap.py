@@ -108,8 +108,10 @@ def _map_chunks(fn, n_pairs: int, n_jobs, chunk: int | None = None) -> list:
     return parallel.parallel_map(fn, chunks, n_jobs=n_jobs)  # serial for one worker or one chunk
 
 
-def _paired(test, scores, pairs, baseline, B, seed, samples, log, n_jobs) -> BootstrapResult:
-    """Sakai's studentised (``bootstrap``) or the shift (``bootstrap-shift``) paired test."""
+def _paired(
+    test, scores, pairs=None, *, baseline=None, B=1000, seed=None, samples=None, log=False, n_jobs=None
+) -> BootstrapResult:
+    """Sakai's studentised (``bootstrap``) or the shift (``bootstrap-shift``, Efron & Tibshirani 16.2) paired test."""
     x, systems, measure = _as_matrix(scores)
     if log:
         x = log_scores(x)
@@ -187,21 +189,9 @@ def paired_bootstrap_test(
     >>> sg.paired_bootstrap_test(scores, B=200, seed=1).p.tolist()
     [0.075, 0.52, 0.335]
     """
-    return _paired("bootstrap", scores, pairs, baseline, B, seed, samples, log, n_jobs)
-
-
-def bootstrap_shift_test(
-    scores,
-    pairs=None,
-    *,
-    baseline: str | int | None = None,
-    B: int = 1000,
-    seed: SeedLike = None,
-    samples=None,
-    n_jobs: int | None = None,
-) -> BootstrapResult:
-    """The bootstrap-shift test of the mean difference, every pair at once."""
-    return _paired("bootstrap-shift", scores, pairs, baseline, B, seed, samples, False, n_jobs)
+    return _paired(
+        "bootstrap", scores, pairs, baseline=baseline, B=B, seed=seed, samples=samples, log=log, n_jobs=n_jobs
+    )
 
 
 def unpaired_bootstrap_test(

@@ -132,30 +132,18 @@ def sign_test_pvalues(d, alternative: str = "two-sided", *, min_d: float = 0.0) 
     return np.where(m == 0, np.nan, p)
 
 
-def _sign_counts(ranks, width: int) -> np.ndarray:
-    """Number of sign patterns of ``ranks`` giving each sum of the positive ones, 0..width - 1, exact."""
-    c = np.zeros(width, dtype=np.int64)
-    c[0] = 1
-    for r in ranks:
-        c[r:] = c[r:] + c[:-r].copy()
-    return c
-
-
-@cache
-def _signed_rank_counts(n: int) -> np.ndarray:
-    """Number of sign patterns giving each W+ = 0..n(n+1)/2 (no ties, no zeros), exact integers."""
-    return _sign_counts(range(1, n + 1), n * (n + 1) // 2 + 1)
-
-
 @cache
 def _tied_tail_table(key: int, width: int) -> tuple[np.ndarray, np.ndarray]:
-    """P(2W+ <= s) and P(2W+ >= s) under random signs for the tied ranks coded by ``key``, exact."""
-    m, mask = key >> 16, key & 0xFFFF
+    """P(2W+ <= s) and P(2W+ >= s) under random signs for the m ranks whose tie groups start at the bits
+    of ``key >> 8`` (``m = key & 0xFF``), exact."""
+    m, mask = key & 0xFF, key >> 8
     starts = [i for i in range(m) if mask >> i & 1] + [m]
-    ranks2 = []
+    c = np.zeros(width, dtype=np.int64)  # sign patterns giving each sum of the positive doubled ranks
+    c[0] = 1
     for a, b in zip(starts[:-1], starts[1:]):
-        ranks2 += [a + b + 1] * (b - a)  # doubled average rank of positions a..b-1 (1-based)
-    c = _sign_counts(ranks2, width)
+        r = a + b + 1  # the doubled average rank of positions a..b-1 (1-based)
+        for _ in range(b - a):
+            c[r:] = c[r:] + c[:-r].copy()
     total = float(2**m)
     return np.cumsum(c) / total, np.cumsum(c[::-1])[::-1] / total
 
@@ -221,25 +209,18 @@ def wilcoxon_pvalues(d, alternative: str = "two-sided", *, convention: str = "sc
     has_ties = ties > 0
     p = np.full(D.shape[0], np.nan)
 
-    exact = ~has_ties & (m == n) & (n <= 50)
-    if exact.any():
-        c = _signed_rank_counts(n)
-        cdf = np.cumsum(c) / float(2**n)
-        sf = np.cumsum(c[::-1])[::-1] / float(2**n)
-        w = w2[exact] // 2
-        p[exact] = _tails(cdf[w], sf[w], alternative)
-
-    perm = ~exact & (n <= 13)
+    # exact (n <= 50 without ties or zeros), else over all sign flips of the tied ranks for n <= 13
+    perm = (~has_ties & (m == n) & (n <= 50)) | (n <= 13)
     if perm.any():
         bits = np.where(new & valid, 1 << np.arange(n)[:, None], 0).sum(axis=0)
-        keys = (m.astype(np.int64) << 16) | bits
+        keys = (bits << 8) | m
         width = n * (n + 1) + 1
         uk, inv = np.unique(keys[perm], return_inverse=True)
         lo_t, hi_t = map(np.array, zip(*(_tied_tail_table(int(k), width) for k in uk)))
         obs = w2[perm]
         p[perm] = _tails(lo_t[inv, obs], hi_t[inv, obs], alternative)
 
-    asym = ~exact & ~perm
+    asym = ~perm
     if asym.any():
         mm = m[asym].astype(np.float64)
         mn = mm * (mm + 1.0) * 0.25
@@ -265,11 +246,10 @@ def _wilcoxon_r(w2: np.ndarray, ties: np.ndarray, m: np.ndarray, n: int, alterna
     p = np.full(len(w2), np.nan)
     exact = (m < 50) & (m == n) & (ties == 0)
     if exact.any():  # R's exact test never has zeros, so n is the full length here
-        c = _signed_rank_counts(n) / float(2**n)
-        cdf, sf = np.cumsum(c), np.cumsum(c[::-1])[::-1]  # P(V' <= v), P(V' >= v)
-        v = w2[exact] // 2
+        cdf, sf = _tied_tail_table(((1 << n) - 1) << 8 | n, n * (n + 1) + 1)  # P(V' <= v), P(V' >= v)
+        v = w2[exact]  # 2 V
         if alternative == "two-sided":
-            p[exact] = np.minimum(2 * np.where(v > n * (n + 1) / 4, sf[v], cdf[v]), 1.0)
+            p[exact] = np.minimum(2 * np.where(v > n * (n + 1) / 2, sf[v], cdf[v]), 1.0)
         else:
             p[exact] = (sf if alternative == "greater" else cdf)[v]
     approx = ~exact & (m > 0)

@@ -4,6 +4,7 @@ tests, win / tie / loss counts and intervals of every measure (``irrepro compare
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -18,13 +19,7 @@ from ..stats import bca_interval, check_level, check_resamples, corrected_resamp
 from . import classical
 from ._names import DEFAULT_B, EFFECT_SIZES, FAMILY_WISE, RESAMPLING, TESTS
 from ._samples import _as_matrix, _baseline_index, _check_samples, _counts, _resolve_pairs
-from .bootstrap import (
-    _map_chunks,
-    _pair_noise,
-    bootstrap_shift_test,
-    paired_bootstrap_test,
-    unpaired_bootstrap_test,
-)
+from .bootstrap import _map_chunks, _pair_noise, _paired, paired_bootstrap_test, unpaired_bootstrap_test
 from .effects import EffectSizes, effect_sizes, win_tie_loss
 from .randomization import permutation_test, tukey_hsd
 from .result import PairwiseResult, _baseline_name, _check_alpha
@@ -41,7 +36,7 @@ _CLASSICAL = {
 _RESAMPLED: dict[str, Any] = {
     "bootstrap": paired_bootstrap_test,
     "unpaired-bootstrap": unpaired_bootstrap_test,
-    "bootstrap-shift": bootstrap_shift_test,
+    "bootstrap-shift": partial(_paired, "bootstrap-shift"),
     "permutation": permutation_test,
     "tukey": tukey_hsd,
 }
@@ -186,10 +181,6 @@ def compare(
 ) -> ComparisonTable:
     """The results table of several runs under several measures, with significance tests.
 
-    With ``baseline`` every other run is tested against it, the p-values adjusted over those S - 1
-    pairs per measure; without, all pairs are tested and each mean is marked by the runs it
-    significantly beats.
-
     Parameters
     ----------
     scores : dict, ScoreMatrix or array_like
@@ -249,18 +240,15 @@ def compare(
     resampled = intervals or effect_size is not None  # (on the same topic samples)
     B_intervals = _check_resamples(test, B, alpha, resampled, B_intervals, level)
     mats = _as_measures(scores)
-    first: tuple | None = None
-    arrays = {}
+    arrays: dict[str, np.ndarray] = {}
+    runs: tuple = ()  # the first measure's (_as_measures refuses no measure at all)
     for m, sm in mats.items():
         x, systems, _ = _as_matrix(sm)
-        if first is None:
-            first = systems
-        elif systems != first:
+        if arrays and systems != runs:
             raise InputError(
                 f"measure {m!r} holds other runs than {next(iter(mats))!r}: every measure must score the same runs"
             )
-        arrays[m] = x
-    runs: tuple = first if first is not None else ()  # (_as_measures refuses no measure at all)
+        arrays[m], runs = x, systems
     base = None if baseline is None else runs[_baseline_index(baseline, runs)]
     B, _ = _test_resamples(test, B, alpha, correction, _comparisons(len(runs), base))
     needs_seed = test in RESAMPLING or resampled

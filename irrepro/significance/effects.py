@@ -158,13 +158,11 @@ def effect_sizes(
             est, reps, jack = s1 / n, np.divide(r1, n, out=r1), j1 / (n - 1)
         else:
             est, reps, jack = _d_z(s1, s2, n, floor), _d_z(r1, r2, n, floor), _d_z(j1, j2, n - 1, floor)
-        if np.isnan(jack).any():  # a jackknife subset without an effect: no acceleration
-            lo, hi = np.full(len(p), np.nan), np.full(len(p), np.nan)
-            ok = ~np.isnan(jack).any(axis=1) & ~np.isnan(est)
-            if ok.any():
-                lo[ok], hi[ok] = bca_interval(est[ok], reps[ok], jackknife=jack[ok], level=level)
-            return est, lo, hi
-        return est, *bca_interval(est, reps, jackknife=jack, level=level)
+        lo, hi = np.full(len(p), np.nan), np.full(len(p), np.nan)
+        ok = ~np.isnan(jack).any(axis=1) & ~np.isnan(est)  # a jackknife subset without an effect: no interval
+        if ok.any():
+            lo[ok], hi[ok] = bca_interval(est[ok], reps[ok], jackknife=jack[ok], level=level)
+        return est, lo, hi
 
     parts = _map_chunks(run, len(pairs), n_jobs)
     est, lo, hi = (np.concatenate(a) for a in zip(*parts))

@@ -219,12 +219,8 @@ class ComparisonTable:
                         labs = [letters[self.runs.index(b)] for b in beaten]
                         sep = "," if any(len(lab) > 1 for lab in labs) else ""
                         sup = sep.join(labs)
-                        if fmt == "latex":
-                            cells[s] += f"$^{{{sup}}}$"
-                        elif fmt == "markdown":
-                            cells[s] += f"<sup>{sup}</sup>"
-                        else:
-                            cells[s] += "".join(_SUPER.get(ch, ch) for ch in sup)
+                        text = "".join(_SUPER.get(ch, ch) for ch in sup)
+                        cells[s] += {"latex": f"$^{{{sup}}}$", "markdown": f"<sup>{sup}</sup>"}.get(fmt, text)
             if self.low is not None and self.high is not None:
                 lo, hi = self.low[m].to_numpy(), self.high[m].to_numpy()
                 ci = ["" if np.isnan(a) else f"[{f(a)}, {f(b)}]" for a, b in zip(lo, hi)]
