@@ -30,7 +30,6 @@ def _trec_eval_lines(path: str, calls: list[tuple[int, list[str]]]) -> list[str]
 def _standardize(args: argparse.Namespace) -> int:
     from .. import measures, standardize
     from .._outputs import check_file, write_file
-    from .._user_inputs import load
     from ..escape import plain
     from ..measures.trec_names import _trec_eval_calls
 
@@ -38,10 +37,8 @@ def _standardize(args: argparse.Namespace) -> int:
     if args.export_zscores is not None:  # before any work: never over an input or a file of the user's
         inputs = [*args.runs, args.qrels]
         check_file(args.export_zscores, inputs=inputs, option="--export-zscores")
-    rs = load(args.runs, args.qrels, allow_simulated=args.allow_simulated, precision=args.precision).runset
-    banner = opt.simulated_banner("standardize", args.qrels, rs, "factors")
-    for line in opt.coverage_lines(rs, "all-topics"):
-        print(f"irrepro standardize: {line}", file=sys.stderr)
+    rs = opt.runset(args, "standardize")
+    banner = opt.notes("standardize", args.qrels, rs, "factors")
     scores = measures.evaluate(rs, list(names), rel=args.rel)
     out = [f"# {banner}"] if banner else []
     if args.export_zscores is not None:
