@@ -281,19 +281,15 @@ def _figure(curve, v: float, largest: int, min_diff, alpha, power, m) -> bytes:
     return figure.getvalue()
 
 
-def _sizes(name: str):
-    """An argparse ``type``: comma-separated whole numbers >= 1 (``--topics 50,100,150``)."""
-
-    def parse(text: str) -> list[int]:
-        try:
-            values = [int(v) for v in text.split(",")]
-        except ValueError:
-            values = []
-        if not values or min(values) < 1:
-            raise InputError(f"{name} must be whole numbers >= 1 separated by commas, got {text!r}")
-        return sorted(set(values))
-
-    return opt.checked(parse, name)
+def _sizes(text: str, name: str) -> list[int]:
+    """Comma-separated whole numbers >= 1 (``--topics 50,100,150``)."""
+    try:
+        values = [int(v) for v in text.split(",")]
+    except ValueError:
+        values = []
+    if not values or min(values) < 1:
+        raise InputError(f"{name} must be whole numbers >= 1 separated by commas, got {text!r}")
+    return sorted(set(values))
 
 
 def add_parser(sub) -> None:
@@ -336,7 +332,7 @@ def add_parser(sub) -> None:
                         "for a measure in [0, 1]; without it, generalizability theory only")  # fmt: skip
     p.add_argument(
         "--topics",
-        type=_sizes("--topics"),
+        type=opt.checked(_sizes, "--topics"),
         metavar="N,N,...",
         help="topic-set sizes of the D-study (default the pilot's, 25, 50, 100 and 200)",
     )
