@@ -129,14 +129,13 @@ def rbo(orig, repro, *, p: float = RBO_P, depth: int = RBO_DEPTH) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class Estimate:
-    """A statistic (``value``) with its BCa interval (``low``, ``high``) at ``level`` from ``B`` topic resamples, ``paired`` or not."""
+    """A statistic (``value``) with its BCa interval (``low``, ``high``) at ``level`` from ``B`` topic resamples."""
 
     value: np.ndarray
     low: np.ndarray
     high: np.ndarray
     level: float
     B: int
-    paired: bool = True
 
 
 class Weights:
@@ -220,7 +219,7 @@ def estimate(
         centre = np.where(ok, jack, 0.0).sum(axis=-1, keepdims=True) / ok.sum(axis=-1, keepdims=True)
         jack = np.where(np.isnan(jack), centre, jack)  # an undefined leave-one-out value adds no skew
     low, high = bca_interval(value, reps, jackknife=jack, level=level)
-    return Estimate(np.asarray(value), np.asarray(low), np.asarray(high), level, B, paired)
+    return Estimate(np.asarray(value), np.asarray(low), np.asarray(high), level, B)
 
 
 #: An original mean improvement smaller than this in absolute value is none (zero up to rounding):
@@ -403,7 +402,7 @@ class Reproduction:
         The numbers of topics of the original and of the reproduction.
     estimates : dict
         ``(run, measure, statistic) ->`` an estimate with ``value``, ``low``, ``high`` (over the
-        experiments), ``level``, ``B`` and ``paired``; run ``baseline``, ``advanced`` or ``effect``.
+        experiments), ``level`` and ``B``; run ``baseline``, ``advanced`` or ``effect``.
     seed : object
         The seed of the resamples.
     simulated : bool
@@ -492,12 +491,7 @@ def reproduce_runs(
     measures: Sequence[str] = ("AP", "nDCG@10", "P@10"), B: int = 1000, level: float = 0.95,
     seed: SeedLike = 0, rel: int = 1, precision: str = "float32", allow_simulated: bool = False
 ) -> Reproduction:  # fmt: skip
-    """Read, score and compare original and reproduced runs: every measure of Breuer et al.
-
-    Per experiment, each with a topic-bootstrap BCa interval on the same resamples: KTU and RBO
-    over the topics both runs ranked; RMSE and the t-test's p-value per run and measure; ER and
-    Delta RI per measure. Scores follow trec_eval -c. With ``repro_qrels`` (replicability) only ER,
-    Delta RI and the unpaired p-values are defined.
+    """Read, score and compare original and reproduced runs: every measure of Breuer et al. (module docstring).
 
     Parameters
     ----------
@@ -579,7 +573,7 @@ def reproduce_runs(
             codes = exact.doc_codes
             oc, rc = codes[idx[f"orig_{run}"], :, :RUN_LENGTH], codes[idx[f"repro_{run}"], :, :RUN_LENGTH]
             est[(run, "", "KTU")] = topic_mean(ktu(oc, rc), seed=_same(seed), **kw)
-            est[(run, "", "RBO")] = topic_mean(rbo(oc, rc, p=RBO_P, depth=RBO_DEPTH), seed=_same(seed), **kw)
+            est[(run, "", "RBO")] = topic_mean(rbo(oc, rc), seed=_same(seed), **kw)
             _per_measure(est, run, names_m, "RMSE", rmse(xo, xr, seed=_same(seed), **kw))
         _per_measure(est, run, names_m, "p-value", p_value(xo, xr, paired=paired, seed=_same(seed), **kw))
     args = (x["orig_baseline"], x["orig_advanced"], x["repro_baseline"], x["repro_advanced"])

@@ -207,7 +207,7 @@ def test_eval_json_is_strict_an_undefined_value_null_with_its_reason():
     where the JSON held a bare NaN."""
     import numpy as np
 
-    from irrepro.cli import write_scores
+    from irrepro.cli._eval import write_scores
     from irrepro.data import ScoreMatrix
     from irrepro.measures.evaluation import _rows
 

@@ -344,7 +344,7 @@ def test_cli_eval_csv_and_tsv_with_hostile_tags(tmp_path, capsys):
 
 
 def test_write_scores_tsv_keeps_its_columns_with_control_characters():
-    from irrepro.cli import write_scores
+    from irrepro.cli._eval import write_scores
 
     rows = [(n, "401", "AP", 0.5, False) for n in HOSTILE] + [(n, "all", "AP", 0.5, False) for n in HOSTILE]
     out = io.StringIO()

@@ -25,7 +25,6 @@ from ..errors import ISSUES_URL, InputError
 # one module per command; ``python -m irrepro.cli`` runs __main__.py
 from . import _compare, _data, _design, _eval, _report, _reproduce, _standardize
 from . import _options as opt
-from ._eval import write_scores  # noqa: F401
 
 
 class _Once(argparse.Action):

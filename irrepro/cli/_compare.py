@@ -127,7 +127,6 @@ or a file of yours, nor into a runs directory, and says so before any work.""",
 def _compare(args: argparse.Namespace) -> int:
     from .. import measures, significance
     from .._measure_names import require_per_topic
-    from .._user_inputs import load
 
     for m in args.measures:  # the tests, means and intervals are of per-topic scores
         require_per_topic(m, "irrepro compare")
@@ -148,13 +147,9 @@ def _compare(args: argparse.Namespace) -> int:
 
         inputs = [*args.runs, args.qrels, *([args.baseline] if args.baseline else [])]
         check_file(args.methods_file, inputs=inputs, option="--methods-file")
-    rs = load(args.runs, args.qrels, allow_simulated=args.allow_simulated, precision=args.precision).runset
-    if len(rs.runs) < 2:
-        raise InputError(f"compare needs at least 2 runs, got {len(rs.runs)}")
+    rs = opt.runset(args, "compare", min_runs=2)
     baseline = opt.baseline_run(args.baseline, rs.runs)
-    banner = opt.simulated_banner("compare", args.qrels, rs, "results")
-    for line in opt.coverage_lines(rs, "all-topics"):
-        opt.err("compare", line)
+    banner = opt.notes("compare", args.qrels, rs, "results")
     correction = args.correction
     # before any test: the test's resamples for its correction over the pairs of a measure (said when raised)
     m = _comparisons(len(rs.runs), baseline)

@@ -37,8 +37,7 @@ def _data_fetch(args: argparse.Namespace) -> int:
     from .. import data
     from ..escape import plain
 
-    names = args.names or ["all"]
-    names = "all" if names == ["all"] else names
+    names = "all" if args.names in ([], ["all"]) else args.names
     paths = data.fetch(names, progress=not args.quiet)  # an unknown name, data not to be had: exit 2
     print(f"{len(paths)} files verified in {plain(data.cache_dir())}")
     return 0

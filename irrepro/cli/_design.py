@@ -18,18 +18,13 @@ FIGURE = "power-curve.png"
 TABLE = "topics.csv"
 
 
-def _pilot(args: argparse.Namespace, command: str, measure: str):
-    """The pilot's score matrix of ``measure`` (trec_eval -c), the mask of missed topics and the banner."""
+def _pilot(args: argparse.Namespace):
+    """The pilot's score matrix of ``--measure`` (trec_eval -c), the mask of missed topics and the banner."""
     from .. import measures
-    from .._user_inputs import load
 
-    rs = load(args.runs, args.qrels, allow_simulated=args.allow_simulated, precision=args.precision).runset
-    if len(rs.runs) < 2:
-        raise InputError(f"{command} needs at least 2 runs, got {len(rs.runs)}")
-    banner = opt.simulated_banner(command, args.qrels, rs, "results")
-    for line in opt.coverage_lines(rs, "all-topics"):
-        print(f"irrepro {command}: {line}", file=sys.stderr)
-    matrix = next(iter(measures.evaluate(rs, [measure], rel=args.rel).values()))
+    rs = opt.runset(args, "design", min_runs=2)
+    banner = opt.notes("design", args.qrels, rs, "results")
+    matrix = next(iter(measures.evaluate(rs, [args.measure], rel=args.rel).values()))
     missing = np.zeros(matrix.scores.shape, dtype=bool)
     col = {t: j for j, t in enumerate(matrix.topics)}
     for i, r in enumerate(rs._coverage()):
@@ -126,7 +121,7 @@ def _design(args: argparse.Namespace) -> int:
         design._sizes._simulation_B(args.sim_B, args.test, alpha, args.scale, "--sim-B")
     banner, missing, dropped = "", None, []
     if source == "runs":
-        matrix, missing, banner = _pilot(args, "design", args.measure)
+        matrix, missing, banner = _pilot(args)
     elif source == "scores":
         from ..data import read_score_matrix
 
@@ -286,19 +281,15 @@ def _figure(curve, v: float, largest: int, min_diff, alpha, power, m) -> bytes:
     return figure.getvalue()
 
 
-def _sizes(name: str):
-    """An argparse ``type``: comma-separated whole numbers >= 1 (``--topics 50,100,150``)."""
-
-    def parse(text: str) -> list[int]:
-        try:
-            values = [int(v) for v in text.split(",")]
-        except ValueError:
-            values = []
-        if not values or min(values) < 1:
-            raise InputError(f"{name} must be whole numbers >= 1 separated by commas, got {text!r}")
-        return sorted(set(values))
-
-    return opt.checked(parse, name)
+def _sizes(text: str, name: str) -> list[int]:
+    """Comma-separated whole numbers >= 1 (``--topics 50,100,150``)."""
+    try:
+        values = [int(v) for v in text.split(",")]
+    except ValueError:
+        values = []
+    if not values or min(values) < 1:
+        raise InputError(f"{name} must be whole numbers >= 1 separated by commas, got {text!r}")
+    return sorted(set(values))
 
 
 def add_parser(sub) -> None:
@@ -341,7 +332,7 @@ def add_parser(sub) -> None:
                         "for a measure in [0, 1]; without it, generalizability theory only")  # fmt: skip
     p.add_argument(
         "--topics",
-        type=_sizes("--topics"),
+        type=opt.checked(_sizes, "--topics"),
         metavar="N,N,...",
         help="topic-set sizes of the D-study (default the pilot's, 25, 50, 100 and 200)",
     )

@@ -157,14 +157,11 @@ def write_scores(rows, fmt: str, digits: int, out, *, banner: str = "", meta: di
 
 def _eval(args: argparse.Namespace) -> int:
     from .. import measures
-    from .._user_inputs import load
     from ..measures.evaluation import _rows, _trec_eval_text
 
     names = _measure_list(args.measures, ["mean", *(args.aggregates or [])], args.rel)
-    rs = load(args.runs, args.qrels, allow_simulated=args.allow_simulated, precision=args.precision).runset
-    banner = opt.simulated_banner("eval", args.qrels, rs, "scores")
-    for line in opt.coverage_lines(rs, args.average):
-        opt.err("eval", line)
+    rs = opt.runset(args, "eval")
+    banner = opt.notes("eval", args.qrels, rs, "scores", args.average)
     scores = measures.evaluate(rs, names, rel=args.rel, depth=args.depth)
     complete = args.average == "all-topics"
     if args.format == "trec_eval":

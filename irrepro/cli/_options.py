@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from ..errors import InputError
+from ..parallel import check_jobs, check_scale
 
 
 def int_at_least(minimum: int):
@@ -23,11 +24,11 @@ def int_at_least(minimum: int):
 
 
 def checked(check, name: str):
-    """An argparse ``type`` from one of irrepro's validators, its InputError argparse's message."""
+    """An argparse ``type`` from one of irrepro's validators, ``check(text, name)``, its InputError argparse's message."""
 
     def parse(text: str):
         try:
-            return check(text)
+            return check(text, name)
         except InputError as exc:
             msg = str(exc)
             msg = msg[len(name) + 1 :] if msg.startswith(name + " ") else msg
@@ -37,38 +38,32 @@ def checked(check, name: str):
     return parse
 
 
-def jobs_value(text: str) -> int:
-    from ..parallel import check_jobs
-
-    return check_jobs(text, "--jobs")
-
-
-def level_value(text: str) -> float:
+def _level(text: str, name: str) -> float:
     from ..stats import check_level
 
     try:
         value = float(text)
     except ValueError:
         raise InputError(
-            f"--level must be a number, a fraction in (0, 1) or a percentage in [50, 100); got {text!r}"
+            f"{name} must be a number, a fraction in (0, 1) or a percentage in [50, 100); got {text!r}"
         ) from None
-    return check_level(value, "--level")
+    return check_level(value, name)
 
 
-def digits_value(text: str) -> int:
+def _digits(text: str, name: str) -> int:
     from .._text import check_digits
 
     try:
         value = int(text)
     except ValueError:
-        raise InputError(f"--digits must be an integer, got {text!r}") from None
-    return check_digits(value, "--digits")
+        raise InputError(f"{name} must be an integer, got {text!r}") from None
+    return check_digits(value, name)
 
 
 def number(name: str, ok, words: str):
     """An argparse ``type``: a number ``ok`` accepts (never NaN), else "``name`` must be ``words``"."""
 
-    def parse(text: str) -> float:
+    def parse(text: str, name: str) -> float:
         try:
             value = float(text)
         except ValueError:
@@ -95,17 +90,11 @@ def positive(name: str):
     return number(name, lambda v: 0 < v < float("inf"), "a number > 0")
 
 
-def scale_value(text: str) -> str:
-    from ..parallel import check_scale
-
-    return check_scale(text, "--scale")
-
-
-jobs = checked(jobs_value, "--jobs")
-scale = checked(scale_value, "--scale")
-level = checked(level_value, "--level")
+jobs = checked(check_jobs, "--jobs")
+scale = checked(check_scale, "--scale")
+level = checked(_level, "--level")
 alpha = fraction("--alpha")
-digits = checked(digits_value, "--digits")
+digits = checked(_digits, "--digits")
 
 
 def scheduler(text: str) -> str:
@@ -212,13 +201,21 @@ def err(command: str, message: str) -> None:
     print(plain(f"irrepro {command}: {message}"), file=sys.stderr)
 
 
-def coverage_lines(rs, average: str) -> list[str]:
-    """One line per run whose topics differ from the qrels' (of a RunSet ``rs``, or its coverage rows)."""
+def runset(args: argparse.Namespace, command: str, min_runs: int = 1):
+    """The RunSet of ``args.runs`` and ``args.qrels`` (with --allow-simulated and --precision)."""
+    from .._user_inputs import load
+
+    rs = load(args.runs, args.qrels, allow_simulated=args.allow_simulated, precision=args.precision).runset
+    if len(rs.runs) < min_runs:
+        raise InputError(f"{command} needs at least {min_runs} runs, got {len(rs.runs)}")
+    return rs
+
+
+def warn_coverage(command: str, rs, average: str = "all-topics") -> None:
+    """One stderr line per run whose topics differ from the qrels' (of a RunSet ``rs``, or its coverage rows)."""
     from .._text import few
-    from ..escape import plain
 
     fate = "scored 0 (trec_eval -c)" if average == "all-topics" else "left out of its average"
-    lines = []
     for r in rs._coverage() if hasattr(rs, "_coverage") else rs:  # (coverage()'s rows, without pandas)
         if not r["missing"] and not r["ignored"]:
             continue
@@ -227,19 +224,20 @@ def coverage_lines(rs, average: str) -> list[str]:
             parts.append(f"{len(r['missing'])} missing, {fate}: {few(r['missing'])}")
         if r["ignored"]:
             parts.append(f"{len(r['ignored'])} run topics not in the qrels, ignored: {few(r['ignored'])}")
-        lines.append(plain("; ".join(parts)))
-    return lines
+        err(command, "; ".join(parts))
 
 
-def simulated_banner(command: str, qrels, rs, what: str) -> str:
-    """The first line of everything computed on the simulated stand-in (also on stderr); "" for real qrels."""
-    if not rs.simulated:
-        return ""
-    banner = (
-        f"SIMULATED DATA: the qrels {qrels!r} are irrepro's simulated stand-in, not real "
-        f"judgments; these {what} describe no real system"
-    )
-    err(command, banner)
+def notes(command: str, qrels, rs, what: str, average: str = "all-topics") -> str:
+    """The banner of the simulated stand-in ("" for real qrels), first line of everything computed on it,
+    on stderr with the coverage lines (:func:`warn_coverage`)."""
+    banner = ""
+    if rs.simulated:
+        banner = (
+            f"SIMULATED DATA: the qrels {qrels!r} are irrepro's simulated stand-in, not real "
+            f"judgments; these {what} describe no real system"
+        )
+        err(command, banner)
+    warn_coverage(command, rs, average)
     return banner
 
 

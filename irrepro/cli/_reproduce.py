@@ -72,8 +72,7 @@ def _reproduce(args: argparse.Namespace) -> int:
         B=args.resamples, level=args.level, seed=args.seed, rel=args.rel,
         precision=args.precision or "float32", allow_simulated=args.allow_simulated,
     )  # fmt: skip
-    for line in opt.coverage_lines(rep.coverage, "all-topics"):
-        opt.err("reproduce", line)
+    opt.warn_coverage("reproduce", rep.coverage)
     sys.stdout.write(render(rep, args.format, args.digits))
     return 0
 

@@ -11,37 +11,18 @@ from ..errors import InputError
 from . import _options as opt
 
 
-def _trec_eval_lines(path: str, calls: list[tuple[int, list[str]]]) -> list[str]:
-    """The trec_eval command lines (quoted for bash) that apply the z-score file ``path`` to QRELS and RUN."""
-    from ..escape import shell
-
-    lines = []
-    for level, options in calls:
-        args = ["trec_eval", "-c", "-Z", shell(path), *([f"-l {level}"] if level != 1 else [])]
-        lines.append("  " + " ".join([*args, *(f"-m {shell(o)}" for o in options), "QRELS", "RUN"]))
-    how = (
-        "this call"
-        if len(lines) == 1
-        else f"these {len(lines)} calls (one trec_eval call has one -l and one parameter set per measure)"
-    )
-    return [f"apply it with {how}, adding -q for per-topic z-scores:", *lines]
-
-
 def _standardize(args: argparse.Namespace) -> int:
     from .. import measures, standardize
     from .._outputs import check_file, write_file
-    from .._user_inputs import load
-    from ..escape import plain
+    from ..escape import plain, shell
     from ..measures.trec_names import _trec_eval_calls
 
     names, calls = _trec_eval_calls(args.measures, rel=args.rel)
     if args.export_zscores is not None:  # before any work: never over an input or a file of the user's
         inputs = [*args.runs, args.qrels]
         check_file(args.export_zscores, inputs=inputs, option="--export-zscores")
-    rs = load(args.runs, args.qrels, allow_simulated=args.allow_simulated, precision=args.precision).runset
-    banner = opt.simulated_banner("standardize", args.qrels, rs, "factors")
-    for line in opt.coverage_lines(rs, "all-topics"):
-        print(f"irrepro standardize: {line}", file=sys.stderr)
+    rs = opt.runset(args, "standardize")
+    banner = opt.notes("standardize", args.qrels, rs, "factors")
     scores = measures.evaluate(rs, list(names), rel=args.rel)
     out = [f"# {banner}"] if banner else []
     if args.export_zscores is not None:
@@ -54,7 +35,16 @@ def _standardize(args: argparse.Namespace) -> int:
             f"wrote {n} lines ({len(facs)} measures x {len(first.topics)} topics, mean and sd of "
             f"{len(first.systems)} runs) to {plain(args.export_zscores)}"
         )
-        out += _trec_eval_lines(args.export_zscores, calls)
+        lines, z = [], shell(args.export_zscores)
+        for level, options in calls:  # the trec_eval calls that apply the file to QRELS and RUN
+            head = ["trec_eval", "-c", "-Z", z, *([f"-l {level}"] if level != 1 else [])]
+            lines.append("  " + " ".join([*head, *(f"-m {shell(o)}" for o in options), "QRELS", "RUN"]))
+        how = (
+            "this call"
+            if len(lines) == 1
+            else f"these {len(lines)} calls (one trec_eval call has one -l and one parameter set per measure)"
+        )
+        out += [f"apply it with {how}, adding -q for per-topic z-scores:", *lines]
     else:
         read = standardize.read_zscores(args.zscores)
         cols = {}
