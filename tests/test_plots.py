@@ -501,7 +501,7 @@ def test_mean_intervals_sorted_best_first_with_the_highlighted_rank():
 
 def test_score_histogram_counts_every_score():
     x = np.array([[0.0, 0.04], [0.5, 1.0]])
-    ax = _rendered(plots.plot_score_histogram(x))
+    ax = _rendered(plots.plot_score_histogram(x, color="C0"))
     heights = [p.get_height() for p in ax.patches]
     assert len(heights) == 20 and heights[0] == 2 and heights[10] == 1 and heights[-1] == 1
 

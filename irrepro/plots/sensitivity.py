@@ -11,14 +11,16 @@ from ._base import _axes, _axes_row, _legend, _names, series_colors, styled
 
 
 @styled
-def plot_asl_curves(curves: Mapping[str, np.ndarray], *, colors: Mapping | None = None, ax=None):
-    """Sorted achieved significance levels of all pairs, 0.05 dashed (Sakai 2006, Figures 7 and 8)."""
+def plot_asl_curves(
+    curves: Mapping[str, np.ndarray], *, alpha: float = 0.05, colors: Mapping | None = None, ax=None
+):
+    """Sorted achieved significance levels of all pairs (Sakai 2006, Figures 7 and 8)."""
     ax = _axes(ax, (6, 4))
     colors = series_colors(curves) if colors is None else colors
     for (label, asl), shown in zip(curves.items(), _names(curves)):
         asl = np.sort(np.asarray(asl, dtype=np.float64))
         ax.plot(np.arange(1, len(asl) + 1), asl, color=colors.get(label), label=shown)
-    ax.axhline(0.05, ls="--", color="0.5", lw=1)
+    ax.axhline(alpha, ls="--", color="0.5", lw=1)
     ax.set_xlabel("pairs sorted by ASL")
     ax.set_ylabel("achieved significance level")
     _legend(ax)

@@ -56,8 +56,8 @@ def plot_scatter(x, y, *, xlabel: str = "", ylabel: str = "", ax=None):
 
 
 @styled
-def plot_false_positives(summaries: Mapping[str, Mapping[str, float]], *, ax=None):
-    """Share of systems significantly different from themselves, per form of the scores (alpha 0.05 dashed)."""
+def plot_false_positives(summaries: Mapping[str, Mapping[str, float]], *, alpha: float = 0.05, ax=None):
+    """Share of systems significantly different from themselves, per form of the scores."""
     ax = _axes(ax, (5, 4))
     forms = list(summaries)
     xs = np.arange(len(forms))
@@ -67,7 +67,7 @@ def plot_false_positives(summaries: Mapping[str, Mapping[str, float]], *, ax=Non
     ):
         ax.bar(xs + dx, [summaries[f][key] for f in forms], width=0.4, color=color, label=label)
     ax.set_xticks(xs, _names(forms))
-    ax.axhline(0.05, color="k", lw=0.8, ls="--")
+    ax.axhline(alpha, color="k", lw=0.8, ls="--")
     ax.set_ylabel("share of systems significantly\ndifferent from themselves")
     _legend(ax)
     return ax
@@ -105,13 +105,18 @@ def plot_mean_intervals(mean, lower, upper, *, highlight: int | None = None, ax=
 
 
 @styled
-def plot_score_histogram(scores, *, ax=None):
-    """Histogram of all the scores of a matrix in 20 bins over [0, 1] (Webber, Moffat & Zobel 2008, Figure 3).
+def plot_score_histogram(scores, *, bins: int = 20, range: tuple[float, float] = (0, 1), color=GREY, ax=None):
+    """Histogram of all the scores of a matrix (Webber, Moffat & Zobel 2008, Figure 3).
 
     Parameters
     ----------
     scores : array_like
         Any shape (flattened).
+    bins : int
+        Number of bins over ``range``.
+    range : tuple of float
+        The scores' range (a measure not bounded by [0, 1] needs its own).
+    color : matplotlib colour
     ax : matplotlib Axes, optional
 
     Returns
@@ -119,7 +124,7 @@ def plot_score_histogram(scores, *, ax=None):
     matplotlib Axes
     """
     ax = _axes(ax, (4, 3))
-    ax.hist(np.ravel(np.asarray(scores, dtype=np.float64)), bins=20, range=(0, 1), color=GREY)
+    ax.hist(np.ravel(np.asarray(scores, dtype=np.float64)), bins=bins, range=range, color=color)
     return ax
 
 
