@@ -14,6 +14,7 @@ import pytest
 from irrepro import _spread
 from irrepro import significance as sg
 from irrepro import standardize as sz
+from irrepro.errors import InputError
 from irrepro.significance.urbano import urbano_tests
 from irrepro.standardize._scores import zscores
 from irrepro.stats import bootstrap_sd
@@ -73,6 +74,8 @@ def test_z_of_a_tied_topic_is_zero_for_every_system():
     assert sz.standardize(_tied())[:, 0].tolist() == [0.5, 0.5, 0.5]
     later = np.array([[SEVEN, 0.2], [0.6, 0.2], [0.8, 0.2]])
     assert zscores(later, fac)[:, 0].tolist() == [0.0, 0.0, 0.0]
+    with pytest.raises(InputError, match="1 topics have zero sd"):
+        zscores(later, fac, zero_sd="raise")
 
 
 def test_sampled_standardizers_tied_topic():

@@ -99,6 +99,8 @@ def test_zero_sd_topic():
     x[:, 3] = 0.0
     s = sz.standardize(x)
     assert np.all(s[:, 3] == 0.5)
+    with pytest.raises(ValueError):
+        sz.standardize(x, zero_sd="raise")
 
 
 def test_bad_input():

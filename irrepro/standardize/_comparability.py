@@ -515,7 +515,7 @@ def sampled_standardizers(
         for s in range(0, B, 50):  # blocks of samples keep (b, S, T) arrays in cache
             sample = std[idx[s : s + 50]]  # (b, n, T)
             mu, sd = _spread.mean_sd(sample, axis=1)
-            z = _z(ev[None], mu[:, None, :], sd[:, None, :])
+            z = _z(ev[None], mu[:, None, :], sd[:, None, :], "average")
             means[s : s + 50] = special.ndtr(z).mean(axis=2)
         return _kendall_tau(means, full)
 

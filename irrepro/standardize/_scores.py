@@ -75,6 +75,7 @@ class Factors:
     topics : tuple of str, optional
         The topic ids (then the factors are matched by id).
     n_systems : int, default 0
+    ddof : int, default 1
 
     Examples
     --------
@@ -89,6 +90,7 @@ class Factors:
     sd: np.ndarray
     topics: tuple[str, ...] | None = None
     n_systems: int = 0
+    ddof: int = 1
 
     def select(self, topics: Sequence[str]) -> Factors:
         """The factors of ``topics`` (ids), in that order."""
@@ -99,7 +101,7 @@ class Factors:
         if missing:
             raise InputError(f"no standardization factors for topics {missing[:5]}")
         idx = np.array([where[str(t)] for t in topics])
-        return Factors(self.mean[idx], self.sd[idx], tuple(str(t) for t in topics), self.n_systems)
+        return Factors(self.mean[idx], self.sd[idx], tuple(str(t) for t in topics), self.n_systems, self.ddof)
 
     def to_frame(self) -> pd.DataFrame:
         """The factors as a table (topic, mean, sd) - the form to publish with a collection."""
@@ -107,17 +109,17 @@ class Factors:
         return pd.DataFrame({"topic": list(topics), "mean": self.mean, "sd": self.sd})
 
     @classmethod
-    def from_frame(cls, frame: pd.DataFrame, n_systems: int = 0) -> Factors:
+    def from_frame(cls, frame: pd.DataFrame, n_systems: int = 0, ddof: int = 1) -> Factors:
         """Published factors (columns topic, mean, sd) back as :class:`Factors`."""
         for c in ("topic", "mean", "sd"):
             if c not in frame.columns:
                 raise InputError(f"a factors table needs the column {c!r}")
         mean, sd = frame["mean"].to_numpy(float), frame["sd"].to_numpy(float)
-        return cls(mean, sd, tuple(frame["topic"].astype(str)), n_systems)
+        return cls(mean, sd, tuple(frame["topic"].astype(str)), n_systems, ddof)
 
 
-def factors(standardizing, *, topics: Sequence[str] | None = None) -> Factors:
-    """The per-topic mean and sample sd of the standardizing systems' scores (eq. 1); a constant topic has sd 0.
+def factors(standardizing, *, topics: Sequence[str] | None = None, ddof: int = 1) -> Factors:
+    """The per-topic mean and sd of the standardizing systems' scores (eq. 1); a constant topic has sd 0.
 
     Parameters
     ----------
@@ -125,6 +127,7 @@ def factors(standardizing, *, topics: Sequence[str] | None = None) -> Factors:
         Scores of the standardizing systems, systems x topics (finite).
     topics : sequence of str, optional
         Topic ids of the columns; taken from a ScoreMatrix when not given.
+    ddof : int, default 1
 
     Returns
     -------
@@ -133,7 +136,7 @@ def factors(standardizing, *, topics: Sequence[str] | None = None) -> Factors:
     Raises
     ------
     irrepro.InputError
-        Fewer than 2 systems, or topic ids that do not match the columns.
+        ``ddof`` or fewer systems, or topic ids that do not match the columns.
 
     Examples
     --------
@@ -143,26 +146,30 @@ def factors(standardizing, *, topics: Sequence[str] | None = None) -> Factors:
     (array([0.3, 0.5, 0.2]), array([0.1, 0.2, 0.1]), 3)
     """
     x = _checked_scores(standardizing, "standardizing scores")
-    if x.shape[0] <= 1:
-        raise InputError(f"need more than 1 standardizing systems, got {x.shape[0]}")
+    if x.shape[0] <= ddof:
+        raise InputError(f"need more than {ddof} standardizing systems, got {x.shape[0]}")
     if topics is None and hasattr(standardizing, "topics"):
         topics = standardizing.topics
     if topics is not None and len(topics) != x.shape[1]:
         raise InputError(f"{len(topics)} topic ids for {x.shape[1]} topics")
-    mean, sd = _spread.mean_sd(x, axis=0, ddof=1)
-    return Factors(mean, sd, None if topics is None else tuple(str(t) for t in topics), x.shape[0])
+    mean, sd = _spread.mean_sd(x, axis=0, ddof=ddof)
+    return Factors(mean, sd, None if topics is None else tuple(str(t) for t in topics), x.shape[0], ddof)
 
 
-def _z(x: np.ndarray, mean: np.ndarray, sd: np.ndarray) -> np.ndarray:
-    """``(x - mean) / sd``; a topic with sd 0 gives 0."""
+def _z(x: np.ndarray, mean: np.ndarray, sd: np.ndarray, zero_sd: str) -> np.ndarray:
+    """``(x - mean) / sd``; a topic with sd 0 gives 0 or an error (``zero_sd``)."""
     zero = sd <= 0
+    if zero_sd not in ("average", "raise"):
+        raise InputError("zero_sd must be 'average' or 'raise'")
     if not np.any(zero):
         return (x - mean) / sd
+    if zero_sd == "raise":
+        raise InputError(f"{int(np.sum(zero))} topics have zero sd over the standardizing systems")
     safe = np.where(zero, 1.0, sd)
     return np.where(zero, 0.0, (x - mean) / safe)
 
 
-def zscores(scores, fac: Factors | None = None) -> np.ndarray:
+def zscores(scores, fac: Factors | None = None, *, zero_sd: str = "average") -> np.ndarray:
     """The z-scores ``z_st = (m_st - mu_t) / sigma_t`` of a score matrix (eq. 1)."""
     x = _checked_scores(scores)
     if fac is None:
@@ -171,10 +178,12 @@ def zscores(scores, fac: Factors | None = None) -> np.ndarray:
         fac = fac.select(scores.topics)
     if len(fac.mean) != x.shape[1]:
         raise InputError(f"factors for {len(fac.mean)} topics, scores have {x.shape[1]}")
-    return _z(x, fac.mean, fac.sd)
+    return _z(x, fac.mean, fac.sd, zero_sd)
 
 
-def standardize(scores, fac: Factors | None = None, *, cdf: bool = True) -> np.ndarray:
+def standardize(
+    scores, fac: Factors | None = None, *, cdf: bool = True, zero_sd: str = "average"
+) -> np.ndarray:
     """Standardized scores ``Phi(z_st)`` in [0, 1] (eq. 2), or the z-scores.
 
     Parameters
@@ -183,8 +192,10 @@ def standardize(scores, fac: Factors | None = None, *, cdf: bool = True) -> np.n
     fac : Factors, optional
         Default: those of ``scores`` itself; matched to a ScoreMatrix's topics by id.
     cdf : bool, default True
-        False returns the z-scores. A topic with sd 0 gives every system z = 0 (standardized 0.5;
-        ``trec_eval -Z`` prints -1000000 off the mean).
+        False returns the z-scores.
+    zero_sd : {"average", "raise"}
+        A topic with sd 0 gives every system z = 0 (standardized 0.5; ``trec_eval -Z`` prints
+        -1000000 off the mean), or an error.
 
     Returns
     -------
@@ -198,7 +209,7 @@ def standardize(scores, fac: Factors | None = None, *, cdf: bool = True) -> np.n
     >>> standardize([[0.5, 0.5, 0.5]], factors(x)).round(3)  # a new system, published factors
     array([[0.977, 0.5  , 0.999]])
     """
-    z = zscores(scores, fac)
+    z = zscores(scores, fac, zero_sd=zero_sd)
     return special.ndtr(z) if cdf else z
 
 
