@@ -229,10 +229,7 @@ def _finite_b_bias(p, B: int, alpha: float = 0.05) -> FiniteB:
 
 
 def finite_b_checks(results, B: int, tests, alpha: float = 0.05) -> pd.DataFrame:
-    """Bound the bias of each rejection rate caused by estimating its p-values with B resamples.
-
-    A trial with ideal p-value p gets k / B, k ~ binomial(B, p) (Urbano et al.'s counts, no +1), and is
-    rejected when k / B <= alpha; the bias of the rate is bounded from the estimated p-values alone.
+    """Bound the bias of each rejection rate caused by estimating its p-values as k / B, k ~ binomial(B, p).
 
     Parameters
     ----------

@@ -51,15 +51,13 @@ def comparison_rows(
     tails: int = 2,
     alpha: float = 0.05,
     notes: Mapping[str, str] | None = None,
-    other_tests: Mapping[str, str] | None = None,
 ) -> list[dict]:
     """Rows for :func:`irrepro.book.compare`: our rejection rates beside Urbano et al.'s."""
     if kind not in ("type1", "power", "type3"):
         raise ValueError(f"kind {kind!r}: 'type1', 'power' or 'type3'")
     if kind == "type3":
         tails = 2
-    names = dict(getattr(numbers, "names", {}) or {})
-    code = {ours: theirs for theirs, ours in names.items()} or {
+    code = _codes(numbers) or {
         "AP": "ap", "P@10": "p10", "nDCG@20": "ndcg20", "paired-t": "t", "wilcoxon": "w", "sign": "s",
         "bootstrap-shift": "b", "permutation": "p",
     }  # fmt: skip
@@ -72,12 +70,12 @@ def comparison_rows(
     for (m, n), r in results.items():
         urbano = isinstance(r, UrbanoPValues)
         if kind == "type3":
-            if not isinstance(r, UrbanoPValues):
+            if not urbano:
                 raise ValueError("type III rates need urbano_experiment's results (UrbanoPValues)")
             rate, se = r.type3(alpha), r.type3_se(alpha)
         else:
             rate, se = r.rates([alpha], tails).iloc[0], r.se(alpha, tails)
-        others = (_OTHER_TESTS if not urbano else {}) if other_tests is None else other_tests
+        others = {} if urbano else _OTHER_TESTS
         pairs = len(np.unique(r.pair))
         for t in r.tests:
             at = f"a{alpha:g}" if kind == "type1" else f"d{r.delta:g}"
@@ -173,10 +171,9 @@ def with_z(comparison):
     return dataclasses.replace(comparison, frame=f)
 
 
-def _spread_text(values: Sequence[float], ses: Sequence[float], digits: int = 3) -> str:
+def _spread_text(values: Sequence[float], ses: Sequence[float]) -> str:
     """The rates' range and their largest standard error: ``"0.049-0.052 (se ≤ 0.002)"``."""
-    d = digits
-    shown = f"{min(values):.{d}f}-{max(values):.{d}f}" if len(values) > 1 else f"{values[0]:.{d}f}"
+    shown = f"{min(values):.3f}-{max(values):.3f}" if len(values) > 1 else f"{values[0]:.3f}"
     return shown + f" (se ≤ {max(ses):.2g})"
 
 
@@ -233,7 +230,7 @@ def _mc_rows(label: str, rates: pd.Series, ses: pd.Series, n: int, target: float
 
 def _codes(numbers) -> dict[str, str]:
     """Our names of tests and measures -> theirs in the yml's keys (``"wilcoxon"`` -> ``"w"``)."""
-    return {ours: theirs for theirs, ours in numbers.names.items()}
+    return {ours: theirs for theirs, ours in (getattr(numbers, "names", None) or {}).items()}
 
 
 def their_type1(

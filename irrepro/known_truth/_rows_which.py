@@ -230,11 +230,6 @@ LARGE = 250
 _FIVE = ("paired-t", "wilcoxon", "sign", "bootstrap-shift", "permutation")
 
 
-def _power(res: Mapping[tuple, UrbanoPValues], at: tuple[int, float]) -> UrbanoPValues:
-    """A design's power results of the claims' measure at (topics, delta)."""
-    return res[(CLAIM_MEASURE, at[0], at[1])]
-
-
 def _off_level(level, null: UrbanoPValues, n: int, tests: Sequence[str], alpha: float = 0.05) -> str:
     """The tests whose type I error on ``null`` the rule finds off ``level``, in words ("" when none)."""
     rows = {t: level_row(f"{NAMES[t]}: type I error", level, {n: null}, t, alpha) for t in tests}
@@ -255,12 +250,12 @@ def study_rows(numbers, pairwise: Mapping[str, Mapping[tuple, UrbanoPValues]], f
         null = {n: r for (m, n, d), r in res.items() if m == CLAIM_MEASURE and d == 0}
         on = f", {design} design"
         big = max(null)
-        pw = _power(res, power_at[design])
+        pw = res[(CLAIM_MEASURE, *power_at[design])]
         at = f"{power_at[design][0]:,} topics, delta = {power_at[design][1]:g}"
         if study == "ihemelandu2023inference":  # at the largest size, the smallest difference simulated there
             n_pw = max(n for m, n, d in res if m == CLAIM_MEASURE and d > 0)
             d_pw = min(d for m, n, d in res if m == CLAIM_MEASURE and d > 0 and n == n_pw)
-            pw, at = _power(res, (n_pw, d_pw)), f"{n_pw:,} topics, delta = {d_pw:g}"
+            pw, at = res[(CLAIM_MEASURE, n_pw, d_pw)], f"{n_pw:,} topics, delta = {d_pw:g}"
         if study == "parapar2021testing":
             power = difference_row(f"Wilcoxon minus t-test: power at {at}{on}", numbers["power.wilcoxon-t"], pw, pw,
                                    "wilcoxon", "paired-t")  # fmt: skip
@@ -345,20 +340,16 @@ def study_rows(numbers, pairwise: Mapping[str, Mapping[tuple, UrbanoPValues]], f
     return rows
 
 
-def _claims(numbers) -> list[tuple]:
-    """A study's claims, each with the starts of the quantities of the :func:`study_rows` it rests on."""
-    study = numbers.paper
-    if study == "parapar2021testing":
-        return [(numbers["claim.wilcoxon-most-reliable"], ("Wilcoxon",))]
-    if study == "otero2025towards":
-        return [(numbers["claim.wilcoxon-bh-level"], ("Wilcoxon with BH: family-wise",)),
-                (numbers["claim.wilcoxon-bh-power"], ("Wilcoxon with BH minus",))]  # fmt: skip
-    if study == "ihemelandu2023inference":
-        return [(numbers["claim.wilcoxon-sign-higher"], ("Wilcoxon minus", "sign test minus")),
-                (numbers["claim.others-level"], ("t-test:", "bootstrap (shift):", "permutation test:")),
-                (numbers["claim.power-equal"], ("largest minus smallest power",)),
-                (numbers["claim.effect-size"], ("smallest power",))]  # fmt: skip
-    raise ValueError(f"no claims of {study!r} in this chapter")
+#: Each study's claims, each with the starts of the quantities of the :func:`study_rows` it rests on.
+_CLAIMS = {
+    "parapar2021testing": [("claim.wilcoxon-most-reliable", ("Wilcoxon",))],
+    "otero2025towards": [("claim.wilcoxon-bh-level", ("Wilcoxon with BH: family-wise",)),
+                         ("claim.wilcoxon-bh-power", ("Wilcoxon with BH minus",))],
+    "ihemelandu2023inference": [("claim.wilcoxon-sign-higher", ("Wilcoxon minus", "sign test minus")),
+                                ("claim.others-level", ("t-test:", "bootstrap (shift):", "permutation test:")),
+                                ("claim.power-equal", ("largest minus smallest power",)),
+                                ("claim.effect-size", ("smallest power",))],
+}  # fmt: skip
 
 
 def verdict_rows(numbers, table) -> list[dict]:
@@ -367,8 +358,11 @@ def verdict_rows(numbers, table) -> list[dict]:
 
     q = list(table.frame["quantity"])
     designs = dict.fromkeys(x.rsplit(", ", 1)[1] for x in q)
+    if numbers.paper not in _CLAIMS:
+        raise ValueError(f"no claims of {numbers.paper!r} in this chapter")
     rows = []
-    for said, starts in _claims(numbers):
+    for key, starts in _CLAIMS[numbers.paper]:
+        said = numbers[key]
         mine = [x for x in q if x.startswith(starts)]
         for d in designs:
             on = [x for x in mine if x.endswith(d)]
