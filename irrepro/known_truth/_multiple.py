@@ -31,9 +31,7 @@ _DESIGN = {"paper": (600, 120), "quick": (120, 40), "full": (2400, 480)}
 
 @dataclass(frozen=True)
 class MultipleResult:
-    """Per (m, topics, "null" or "partial"): every pair's two-tailed p ``(tests, trials, pairs)``; ``family[m]``
-    is each trial's family (the Monte Carlo cluster); in the partial null the last ``m // 2`` are better.
-    """
+    """Every pair's two-tailed p ``(tests, trials, pairs)`` per (m, topics, "null" or "partial"), and families."""
 
     tests: tuple
     p: dict

@@ -201,11 +201,7 @@ class FiniteB(NamedTuple):
 
 
 def _finite_b_bias(p, B: int, alpha: float = 0.05) -> FiniteB:
-    """The bias of a rejection rate from p-values estimated as k / B, k ~ binomial(B, p), bounded by 2 se.
-
-    A trial is misclassified with the signed probability m(p) = P(k <= alpha B) - [p <= alpha]; the bias is
-    the mean of m over the estimates, each spread over its lattice cell; ``ok``: bound < the binomial se.
-    """
+    """The bias of a rejection rate from p-values estimated as k / B, k ~ binomial(B, p), bounded by 2 se."""
     B = check_int(B, "B", minimum=1)
     if not 0 < alpha < 1:
         raise InputError(f"alpha must be in (0, 1), got {alpha}")
@@ -214,6 +210,7 @@ def _finite_b_bias(p, B: int, alpha: float = 0.05) -> FiniteB:
     if p.size == 0 or ((p < 0) | (p > 1)).any():
         raise InputError("p must hold p-values in [0, 1] (at least one that is not NaN)")
     k = math.floor(alpha * B + 1e-9)
+    # a trial is misclassified with the signed probability m(p) = P(k <= alpha B) - [p <= alpha],
     # m averaged over each estimate's cell [p - 1/2B, p + 1/2B] (the estimates sit on the lattice
     # k / B, one of whose atoms is alpha, where m jumps); m < 1e-20 beyond 10 sd of alpha
     m = np.zeros(p.size)

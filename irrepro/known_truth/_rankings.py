@@ -112,9 +112,7 @@ def fit_ranking_models(
     seed: SeedLike,
     n_jobs: int | None = None,
 ) -> dict[str, RankingModels]:
-    """measure -> :class:`RankingModels`: per run and topic a penalised logistic regression of each grade
-    level on the log rank, ``draws`` lists drawn from it and scored (identical runs kept once).
-    """
+    """measure -> :class:`RankingModels`: ``draws`` lists per run and topic from a logistic model in log rank."""
     measures = (measures,) if isinstance(measures, str) else tuple(measures)
     draws = check_int(draws, "draws", minimum=2)
     grades = runset.grades
@@ -143,9 +141,7 @@ def _draw(models: RankingModels, systems, n_topics: int, g) -> np.ndarray:
 
 
 def _systems(models: RankingModels, k: int, delta: float, trials: int, g) -> np.ndarray:
-    """``(trials, k)`` runs: one run k times (delta 0), or a baseline among the bottom 75% and system ``i``
-    among the 10 unused runs closest to its mean + ``i delta``.
-    """
+    """``(trials, k)`` runs: one run k times (delta 0), or a baseline and runs about ``i delta`` above it."""
     mu = models.means
     if delta == 0:
         return np.repeat(g.integers(len(mu), size=(trials, 1)), k, axis=1)
@@ -173,8 +169,7 @@ def _test_batch(task):
 
 
 def _batches(models, n_topics, k, delta, trials, batch, seed, tests, B, what, null) -> tuple:
-    """The arguments checked; per batch (from child k of the seed): its runs ``(trials, k)``, their scores
-    ``(trials, k, topics)`` and its tests' and Sakai's tests' generators."""
+    """The arguments checked, and per batch (child k of the seed) its runs, their scores and test generators."""
     tests = _check_tests(tests)
     n_topics, k = check_int(n_topics, "n_topics", minimum=2), check_int(k, "k", minimum=2)
     trials, batch, B = (check_int(v, n, minimum=1) for v, n in ((trials, what), (batch, "batch"), (B, "B")))
@@ -202,11 +197,7 @@ def ranking_experiment(
     batch: int = 500,
     properties: bool = True,
 ) -> UrbanoPValues:
-    """Type I error (``delta == 0``: both systems one run's model) or power (a baseline among the bottom 75%,
-    the other among the 10 runs closest to its mean + delta) of the tests, ``n_topics`` random topics a trial.
-
-    Batch ``k`` draws from child ``k`` of the seed; the result is clustered by pair of run models.
-    """
+    """Type I error (``delta == 0``) or power of the tests on pairs of run models, clustered by pair."""
     tests, B, batches = _batches(
         models, n_topics, 2, delta, trials, batch, seed, tests, B, "trials", "the null"
     )
@@ -235,9 +226,7 @@ class RankingFamilies:
     label: str = ""
 
     def frame(self, alpha: float = 0.05) -> pd.DataFrame:
-        """Per test and procedure: FWER (``delta == 0``) or power, complete power and power minus the t-test's,
-        each with its Monte Carlo error clustered by family.
-        """
+        """Per test and procedure: FWER (``delta == 0``) or power, complete and minus the t-test's, se by family."""
         strict = np.array([t in RESAMPLING for t in self.tests])[:, None, None, None]
         rejected = np.where(strict, self.p < alpha, self.p <= alpha + 1e-12)
         F, P = self.d.shape
@@ -294,9 +283,7 @@ def ranking_family_experiment(
     n_jobs: int | None = None,
     batch: int = 250,
 ) -> RankingFamilies:
-    """All pairs of ``k`` simulated systems: FWER under the complete null (all one run's model), or power
-    (``k`` runs about ``delta`` apart), the p-values adjusted within each family by :data:`PROCEDURES`.
-    """
+    """FWER (``delta == 0``) or power of all pairs of ``k`` run models, adjusted by :data:`PROCEDURES`."""
     tests, B, batches = _batches(
         models, n_topics, k, delta, families, batch, seed, tests, B, "families", "the complete null"
     )
@@ -360,9 +347,7 @@ def ranking_design(scale: str = "paper") -> RankingDesign:
 
 @dataclass(frozen=True)
 class RankingStudy:
-    """Design B run whole (``ranking_study``): ``models`` by measure, ``pairs`` by (measure, topics, delta),
-    ``families`` by (k, topics, delta); delta 0 is the null.
-    """
+    """``ranking_study``'s models by measure, pairs by (measure, topics, delta), families by (k, topics, delta)."""
 
     design: RankingDesign
     models: dict

@@ -9,8 +9,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .. import _lazy
+from .._rule import judge_row
 from ._pvalues import ALPHAS, PValues, _mc_error_at, mc_error
 from ._urbano import UrbanoPValues
+
+book = _lazy.module("irrepro.book")  # on first use: importing the method family does not import the book
 
 #: The unit a known-truth rate's Monte Carlo error is clustered by (its trials share margins and copula).
 _UNIT = "system pair"
@@ -61,16 +65,13 @@ def comparison_rows(
         "AP": "ap", "P@10": "p10", "nDCG@20": "ndcg20", "paired-t": "t", "wilcoxon": "w", "sign": "s",
         "bootstrap-shift": "b", "permutation": "p",
     }  # fmt: skip
-    from ..book import errors
-    from ..book import rate as rate_row
-
     value = lambda x: getattr(x, "value", x)  # noqa: E731  (a PaperValue, or the number itself)
     notes = dict(notes or {})
     rows = []
     for (m, n), r in results.items():
         urbano = isinstance(r, UrbanoPValues)
         if kind == "type3":
-            if not urbano:
+            if not isinstance(r, UrbanoPValues):
                 raise ValueError("type III rates need urbano_experiment's results (UrbanoPValues)")
             rate, se = r.type3(alpha), r.type3_se(alpha)
         else:
@@ -83,7 +84,7 @@ def comparison_rows(
             ours = float(rate[t])
             why = (f"no sampled data: the simulated pairs and topics are the Monte Carlo draws, clustered by system "
                    f"pair: {r.trials:,} trials in {pairs} pairs; binomial over the trials {mc_error(ours, r.trials):.2g}")  # fmt: skip
-            err = errors(
+            err = book.errors(
                 mc=simulation_se(ours, float(se[t]), pairs), unit=_UNIT, replicates=int(r.trials), reason=why
             )
             extra: dict = {"note": notes.get(t, "" if key in numbers else "not in their study")}
@@ -95,7 +96,7 @@ def comparison_rows(
             elif key in numbers:
                 extra["paper_n"] = int(value(numbers[f"trials.{kind}"]) or 0)
             nominal = alpha if kind == "type1" else None
-            rows.append(rate_row(f"{m}, {n} topics, {t}", paper, ours, err, nominal=nominal, **extra))
+            rows.append(book.rate(f"{m}, {n} topics, {t}", paper, ours, err, nominal=nominal, **extra))
     return rows
 
 
@@ -109,8 +110,6 @@ def _level_rows(
     reason: str,
 ) -> list[dict]:
     """Measured error rates beside the rate promised: rows of kind ``"rate"`` for the rule."""
-    from ..book import errors, rate
-
     if len(values) != len(ses) or not len(values):
         raise ValueError("level takes one standard error per measured rate")
     nominal = float(promised.split()[-1])
@@ -118,7 +117,7 @@ def _level_rows(
     exact = " ".join([*promised.split()[:-1], f"{nominal:.4f}"])
     why = reason or "no sampled data: the trials are the simulation's Monte Carlo draws"
     return [
-        rate(f"rate, setting {i + 1}", exact, float(v), errors(mc=float(e), unit=unit, replicates=replicates, reason=why),
+        book.rate(f"rate, setting {i + 1}", exact, float(v), book.errors(mc=float(e), unit=unit, replicates=replicates, reason=why),
              nominal=nominal)
         for i, (v, e) in enumerate(zip(values, ses))
     ]  # fmt: skip
@@ -134,8 +133,6 @@ def level(
     replicates: int | None = None,
 ) -> str:
     """A method's measured rates against its promised rate, in one word of :data:`_LEVEL_WORDS`."""
-    from .._rule import judge_row
-
     rows = _level_rows(promised, values, ses, unit=unit, replicates=replicates, reason=se_reason)
     st = {judge_row(r).status for r in rows}
     if st == {"replicated"}:
@@ -179,10 +176,8 @@ def _spread_text(values: Sequence[float], ses: Sequence[float]) -> str:
 
 def status_counts(comparison) -> str:
     """The rows of a comparison by status, in words: ``"40 replicated, 5 inconclusive"``."""
-    from ..book import STATUSES
-
     c = comparison.frame["status"].value_counts()
-    return ", ".join(f"{int(c[s])} {s}" for s in STATUSES if s in c)
+    return ", ".join(f"{int(c[s])} {s}" for s in book.STATUSES if s in c)
 
 
 def trials_needed(*comparisons) -> dict:

@@ -106,9 +106,7 @@ class UrbanoPValues(PValues):
         return out
 
     def minimal_effect(self, minimal: float = 0.2, alpha: float = 0.05) -> pd.DataFrame:
-        """Per test, the share of its two-tailed rejections whose standardised effect is below ``minimal``:
-        ``observed`` (``|d_z|``), ``true`` (delta over the pair's pooled sd), and ``trivial`` (all trials), se by pair.
-        """
+        """Per test, the share of its rejections whose effect (observed, true) is below ``minimal``, se by pair."""
         if not self.props:
             raise InputError("minimal_effect needs the trials' properties: run with properties=True")
         if not minimal > 0:
