@@ -97,10 +97,9 @@ def rejection_experiment(
     chosen = []
     for c, i, j in drawn:
         try:
-            model = _pair_model(models, c, i, j, delta)
+            chosen.append(_pair_model(models, c, i, j, delta))
         except ValueError:
             continue
-        chosen.append(model)
         if len(chosen) == n_pairs:
             break
     if len(chosen) < n_pairs:

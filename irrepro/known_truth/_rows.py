@@ -295,6 +295,11 @@ def method_table(null: Mapping, power: Mapping, fwer: pd.DataFrame, fwer_se: pd.
     power_col = f"power, delta 0.05, 50 topics ({' / '.join(measures)})"
     above = _LEVEL_WORDS["not replicated"] + " (above)"
     truth = []
+
+    def add(method, source, promises, what, values, ses, lv, advice, rests, power=""):
+        truth.append({"method": method, "from": source, "promises": promises, "measured": f"{what} {_spread_text(values, ses)}",
+                      "level": lv, power_col: power, "on our data": advice, "rests on": rests})  # fmt: skip
+
     for t in tests:
         rates = [float(null[k].rates([0.05]).iloc[0][t]) for k in null]
         ses = [float(null[k].se(0.05)[t]) for k in null]
@@ -314,37 +319,29 @@ def method_table(null: Mapping, power: Mapping, fwer: pd.DataFrame, fwer_se: pd.
         elif off and lv != above:
             advice += f" (above its level on {'; '.join(off)})"
         name = _TEST_NAMES.get(t, {"bootstrap": "paired bootstrap (Sakai)"}.get(t, "unpaired bootstrap"))
-        truth.append({"method": name, "from": _FROM[t], "promises": "alpha = 0.05",
-                      "measured": "type I error " + _spread_text(rates, ses), "level": lv,
-                      power_col: " / ".join(f"{p_:.2f} ± {q:.2f}" for p_, q in zip(pows, pses)),
-                      "on our data": advice,
-                      "rests on": f"type I error, two-tailed, {len(rates)} settings ({', '.join(measures)} x 25, 50, 100 topics)"})  # fmt: skip
+        add(name, _FROM[t], "alpha = 0.05", "type I error", rates, ses, lv, advice,
+            f"type I error, two-tailed, {len(rates)} settings ({', '.join(measures)} x 25, 50, 100 topics)",
+            " / ".join(f"{p_:.2f} ± {q:.2f}" for p_, q in zip(pows, pses)))  # fmt: skip
     for label, col, promise in [("unadjusted t-tests, 5 systems", "t, unadjusted", "0.05"),
                                 ("Bonferroni / Holm", "t, Bonferroni / Holm", "at most 0.05"),
                                 ("randomised Tukey HSD", "randomised Tukey HSD", "0.05")]:  # fmt: skip
         vals, ses = [float(x) for x in fwer[col]], [float(x) for x in fwer_se[col]]
         lv = level(promise, vals, ses, "clustered by family", unit="simulated family")
-        truth.append({"method": label, "from": "Carterette (families)", "promises": f"family-wise error {promise}",
-                      "measured": "family-wise error " + _spread_text(vals, ses), "level": lv,
-                      power_col: "", "on our data": _ADVICE[lv],
-                      "rests on": "families of 5 systems x 50 topics, AP and P@10"})  # fmt: skip
+        add(label, "Carterette (families)", f"family-wise error {promise}", "family-wise error", vals, ses, lv,
+            _ADVICE[lv], "families of 5 systems x 50 topics, AP and P@10")  # fmt: skip
     for meth in coverage["TREC-COVID R"].index:
         cov = [float(coverage[k].loc[meth, "coverage"]) for k in coverage]
         ses = [float(coverage[k].loc[meth, "se"]) for k in coverage]
         lv = level("0.95", cov, ses, "clustered by corpus and topic", unit="topic")
         adv = {_LEVEL_WORDS["not replicated"] + " (below)": "intervals too short on our data",
                _LEVEL_WORDS["not replicated"] + " (above)": "intervals too wide on our data"}.get(lv, _ADVICE[lv])  # fmt: skip
-        truth.append({"method": f"corpus bootstrap, {meth}", "from": "Cormack & Lynam", "promises": "coverage 0.95",
-                      "measured": "coverage " + _spread_text(cov, ses), "level": lv,
-                      power_col: "", "on our data": adv,
-                      "rests on": f"TREC-COVID round 5, its own R and TREC-6's R, {corpora} drawn corpora each"})  # fmt: skip
+        add(f"corpus bootstrap, {meth}", "Cormack & Lynam", "coverage 0.95", "coverage", cov, ses, lv, adv,
+            f"TREC-COVID round 5, its own R and TREC-6's R, {corpora} drawn corpora each")  # fmt: skip
     for form in ("raw", "standardized"):
         fp, se_ = float(selfsig.loc[form, "false-positive rate"]), float(selfsig.loc[form, "se"])
         lv = level("0.05", [fp], [se_], "sd of the per-trial rate over trials / sqrt(trials)", unit="trial")
-        truth.append({"method": f"self-significance, {form} AP", "from": "Webber et al.", "promises": "alpha = 0.05",
-                      "measured": "false-positive rate " + _spread_text([fp], [se_]), "level": lv,
-                      power_col: "", "on our data": _ADVICE[lv],
-                      "rests on": f"TREC 2004 Robust, two topic sets of 50, {self_trials:,} trials"})  # fmt: skip
+        add(f"self-significance, {form} AP", "Webber et al.", "alpha = 0.05", "false-positive rate", [fp], [se_], lv,
+            _ADVICE[lv], f"TREC 2004 Robust, two topic sets of 50, {self_trials:,} trials")  # fmt: skip
     return pd.DataFrame(truth)
 
 

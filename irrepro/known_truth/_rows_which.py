@@ -250,7 +250,7 @@ def study_rows(numbers, pairwise: Mapping[str, Mapping[tuple, UrbanoPValues]], f
         if study == "parapar2021testing":
             power = difference_row(f"Wilcoxon minus t-test: power at {at}{on}", numbers["power.wilcoxon-t"], pw, pw,
                                    "wilcoxon", "paired-t")  # fmt: skip
-            n_pw = power_at[design][0]
+            n_pw = n_at
             off = (
                 _off_level(numbers["level.wilcoxon"], null[n_pw], n_pw, ("wilcoxon", "paired-t"))
                 if n_pw in null
