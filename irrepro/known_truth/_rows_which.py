@@ -331,27 +331,28 @@ def study_rows(numbers, pairwise: Mapping[str, Mapping[tuple, UrbanoPValues]], f
     return rows
 
 
-#: Each study's claims, each with the starts of the quantities of the :func:`study_rows` it rests on.
-_CLAIMS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
-    "parapar2021testing": [("claim.wilcoxon-most-reliable", ("Wilcoxon",))],
-    "otero2025towards": [("claim.wilcoxon-bh-level", ("Wilcoxon with BH: family-wise",)),
-                         ("claim.wilcoxon-bh-power", ("Wilcoxon with BH minus",))],
-    "ihemelandu2023inference": [("claim.wilcoxon-sign-higher", ("Wilcoxon minus", "sign test minus")),
-                                ("claim.others-level", ("t-test:", "bootstrap (shift):", "permutation test:")),
-                                ("claim.power-equal", ("largest minus smallest power",)),
-                                ("claim.effect-size", ("smallest power",))],
-}  # fmt: skip
+def _claims(numbers) -> list[tuple]:
+    """A study's claims, each with the starts of the quantities of the :func:`study_rows` it rests on."""
+    study = numbers.paper
+    if study == "parapar2021testing":
+        return [(numbers["claim.wilcoxon-most-reliable"], ("Wilcoxon",))]
+    if study == "otero2025towards":
+        return [(numbers["claim.wilcoxon-bh-level"], ("Wilcoxon with BH: family-wise",)),
+                (numbers["claim.wilcoxon-bh-power"], ("Wilcoxon with BH minus",))]  # fmt: skip
+    if study == "ihemelandu2023inference":
+        return [(numbers["claim.wilcoxon-sign-higher"], ("Wilcoxon minus", "sign test minus")),
+                (numbers["claim.others-level"], ("t-test:", "bootstrap (shift):", "permutation test:")),
+                (numbers["claim.power-equal"], ("largest minus smallest power",)),
+                (numbers["claim.effect-size"], ("smallest power",))]  # fmt: skip
+    raise ValueError(f"no claims of {study!r} in this chapter")
 
 
 def verdict_rows(numbers, table) -> list[dict]:
     """The study's claims on every design (its rows of ``table``) and over all designs."""
     q = list(table.frame["quantity"])
     designs = dict.fromkeys(x.rsplit(", ", 1)[1] for x in q)
-    if numbers.paper not in _CLAIMS:
-        raise ValueError(f"no claims of {numbers.paper!r} in this chapter")
     rows = []
-    for key, starts in _CLAIMS[numbers.paper]:
-        said = numbers[key]
+    for said, starts in _claims(numbers):
         mine = [x for x in q if x.startswith(starts)]
         for d in designs:
             on = [x for x in mine if x.endswith(d)]
