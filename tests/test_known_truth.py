@@ -316,7 +316,7 @@ def test_level_judges_measured_rates_against_the_promised_rate_by_the_rule():
 
 def test_spread_text_gives_the_range_of_the_rates_and_their_largest_se():
     assert _rows._spread_text([0.052, 0.049], [0.002, 0.0015]) == "0.049-0.052 (se ≤ 0.002)"
-    assert _rows._spread_text([0.05], [0.0012], digits=2) == "0.05 (se ≤ 0.0012)"
+    assert _rows._spread_text([0.05], [0.0012]) == "0.050 (se ≤ 0.0012)"
 
 
 def test_level_rows_promise_the_exact_level():

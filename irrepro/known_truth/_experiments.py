@@ -54,9 +54,7 @@ def rejection_experiment(
 ) -> PValues:
     """p-values of every test on ``trials`` simulated comparisons of ``n_topics`` topics (section 3).
 
-    Type I error with ``delta=0``, power with ``delta > 0``; the trials are shared out among ``n_pairs``
-    system pairs drawn as Urbano et al. draw them; under the null both systems draw from the baseline's
-    margin. A pair that cannot be moved to ``delta`` is replaced by the next.
+    The trials are shared out among ``n_pairs`` pairs; under the null both draw from the baseline's margin.
 
     Parameters
     ----------
@@ -99,10 +97,9 @@ def rejection_experiment(
     chosen = []
     for c, i, j in drawn:
         try:
-            model = _pair_model(models, c, i, j, delta)
+            chosen.append(_pair_model(models, c, i, j, delta))
         except ValueError:
             continue
-        chosen.append(model)
         if len(chosen) == n_pairs:
             break
     if len(chosen) < n_pairs:

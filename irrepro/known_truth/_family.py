@@ -74,9 +74,7 @@ def family_experiment(
 ) -> FamilyResult:
     """Family-wise error of all-pairs comparisons under the complete null.
 
-    ``n_families`` sets of ``m`` systems of one collection, their dependence a vine copula fitted to their
-    scores (parametric families by AIC, itau), every margin the first system's; the trials are shared out
-    among them.
+    Sets of ``m`` systems of one collection, a vine copula fitted to their scores, every margin the first's.
 
     Parameters
     ----------

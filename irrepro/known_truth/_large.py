@@ -80,8 +80,7 @@ def large_query_experiments(
 ) -> dict:
     """The null and power experiments of ``design`` (:func:`urbano_experiment` with ``properties=True``).
 
-    Every size draws from a fresh copy of ``null_seed`` (of ``power_seeds[delta]``): the same pool and pairs,
-    trial by trial, at every size.
+    Every size runs on the same pool and pairs.
 
     Parameters
     ----------

@@ -31,9 +31,7 @@ _DESIGN = {"paper": (600, 120), "quick": (120, 40), "full": (2400, 480)}
 
 @dataclass(frozen=True)
 class MultipleResult:
-    """Per (m, topics, "null" or "partial"): every pair's two-tailed p ``(tests, trials, pairs)``; ``family[m]``
-    is each trial's family (the Monte Carlo cluster); in the partial null the last ``m // 2`` are better.
-    """
+    """Every pair's two-tailed p ``(tests, trials, pairs)`` per (m, topics, "null" or "partial"), and families."""
 
     tests: tuple
     p: dict
@@ -116,10 +114,7 @@ def multiple_experiment(
 ) -> MultipleResult:
     """All pairs of ``m`` systems compared at once, under the complete null and a partial one.
 
-    Per family size, ``n_families`` sets of ``m`` systems of one collection with a vine copula (as
-    :func:`family_experiment`): under the complete null every margin is the first's; under the partial null
-    the last ``m // 2`` have it moved to its mean + ``delta``. Each topic-set size takes the first ``n``
-    topics of the largest; the p-values are Urbano et al.'s (Sakai's for his bootstrap).
+    Families drawn as :func:`family_experiment` draws them; in the partial null the last ``m // 2`` move up.
 
     Parameters
     ----------

@@ -25,10 +25,7 @@ class Sizes(NamedTuple):
 
 
 def default_sizes(scale: str = "paper") -> Sizes:
-    """The known-truth experiments' default sizes at ``scale``.
-
-    24,000 trials (600 quick) and B = 1000 (Sakai 2006; 200 quick). ``se`` = 0.002 is the clustered Monte
-    Carlo error a 5% rate must stay below: 24,000 trials keep it there for design effects up to 2.
+    """The known-truth experiments' default sizes at ``scale``; ``se``: the Monte Carlo target of a 5% rate.
 
     Parameters
     ----------
@@ -85,9 +82,7 @@ def self_significance_null(
 ) -> SelfSignificance:
     """Webber et al.'s (2008, section 5) self-significance where the truth is known.
 
-    Each trial draws two sets of ``n_topics`` independently with replacement from the topics of ``matrix``
-    (the population) and counts the systems ``irrepro.standardize.self_significance`` finds different from
-    themselves, raw and standardized.
+    Per trial, two topic sets drawn from the population ``matrix``, raw and standardized.
 
     Parameters
     ----------
@@ -198,10 +193,7 @@ def corpus_coverage(
 ) -> Coverage:
     """Coverage of the corpus-bootstrap intervals where the truth is known (Cormack & Lynam 2006).
 
-    The population is the judged collection ``runs`` (unjudged documents non-relevant), its AP per list the
-    truth. Each corpus is drawn by the paper's model (every document Poisson(1) times); the linear, logit and
-    BCa intervals and their small-R corrections are set against the population's AP and the AP on a second,
-    independent corpus.
+    The truth is the population's AP; the AP on a second corpus drawn by the paper's model is set beside it.
 
     Parameters
     ----------

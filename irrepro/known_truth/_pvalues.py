@@ -201,11 +201,7 @@ class FiniteB(NamedTuple):
 
 
 def _finite_b_bias(p, B: int, alpha: float = 0.05) -> FiniteB:
-    """The bias of a rejection rate from p-values estimated as k / B, k ~ binomial(B, p), bounded by 2 se.
-
-    A trial is misclassified with the signed probability m(p) = P(k <= alpha B) - [p <= alpha]; the bias is
-    the mean of m over the estimates, each spread over its lattice cell; ``ok``: bound < the binomial se.
-    """
+    """The bias of a rejection rate from p-values estimated as k / B, k ~ binomial(B, p), bounded by 2 se."""
     B = check_int(B, "B", minimum=1)
     if not 0 < alpha < 1:
         raise InputError(f"alpha must be in (0, 1), got {alpha}")
@@ -214,6 +210,7 @@ def _finite_b_bias(p, B: int, alpha: float = 0.05) -> FiniteB:
     if p.size == 0 or ((p < 0) | (p > 1)).any():
         raise InputError("p must hold p-values in [0, 1] (at least one that is not NaN)")
     k = math.floor(alpha * B + 1e-9)
+    # a trial is misclassified with the signed probability m(p) = P(k <= alpha B) - [p <= alpha],
     # m averaged over each estimate's cell [p - 1/2B, p + 1/2B] (the estimates sit on the lattice
     # k / B, one of whose atoms is alpha, where m jumps); m < 1e-20 beyond 10 sd of alpha
     m = np.zeros(p.size)
@@ -229,10 +226,7 @@ def _finite_b_bias(p, B: int, alpha: float = 0.05) -> FiniteB:
 
 
 def finite_b_checks(results, B: int, tests, alpha: float = 0.05) -> pd.DataFrame:
-    """Bound the bias of each rejection rate caused by estimating its p-values with B resamples.
-
-    A trial with ideal p-value p gets k / B, k ~ binomial(B, p) (Urbano et al.'s counts, no +1), and is
-    rejected when k / B <= alpha; the bias of the rate is bounded from the estimated p-values alone.
+    """Bound the bias of each rejection rate caused by estimating its p-values as k / B, k ~ binomial(B, p).
 
     Parameters
     ----------

@@ -22,7 +22,7 @@ from ..stats import adjust_pvalues, clustered_se, expit
 from ._differences import difference_properties
 from ._pvalues import RESAMPLING
 from ._urbano import _NEIGHBOURS, _TOP, SAKAI_TESTS, UrbanoPValues, _check_tests, batch_pvalues
-from ._urbano_sizes import urbano_design
+from ._urbano_sizes import _fresh, urbano_design
 
 #: Multiple-comparison procedures by ``irrepro.stats.adjust_pvalues``' (statsmodels') names.
 PROCEDURES = ("none", "holm", "fdr_bh")
@@ -112,9 +112,7 @@ def fit_ranking_models(
     seed: SeedLike,
     n_jobs: int | None = None,
 ) -> dict[str, RankingModels]:
-    """measure -> :class:`RankingModels`: per run and topic a penalised logistic regression of each grade
-    level on the log rank, ``draws`` lists drawn from it and scored (identical runs kept once).
-    """
+    """measure -> :class:`RankingModels`: ``draws`` lists per run and topic from a logistic model in log rank."""
     measures = (measures,) if isinstance(measures, str) else tuple(measures)
     draws = check_int(draws, "draws", minimum=2)
     grades = runset.grades
@@ -143,9 +141,7 @@ def _draw(models: RankingModels, systems, n_topics: int, g) -> np.ndarray:
 
 
 def _systems(models: RankingModels, k: int, delta: float, trials: int, g) -> np.ndarray:
-    """``(trials, k)`` runs: one run k times (delta 0), or a baseline among the bottom 75% and system ``i``
-    among the 10 unused runs closest to its mean + ``i delta``.
-    """
+    """``(trials, k)`` runs: one run k times (delta 0), or a baseline and runs about ``i delta`` above it."""
     mu = models.means
     if delta == 0:
         return np.repeat(g.integers(len(mu), size=(trials, 1)), k, axis=1)
@@ -172,11 +168,20 @@ def _test_batch(task):
     return two, one, (e - b).mean(axis=1), difference_properties(e - b, tie=_MIN_D) if properties else {}
 
 
-def _batches(trials: int, batch: int, seed: SeedLike) -> list:
-    """``(first, last, [draws, tests, Sakai's tests generators])`` of each batch: batch k from child k."""
+def _batches(models, n_topics, k, delta, trials, batch, seed, tests, B, what, null) -> tuple:
+    """The arguments checked, and per batch (child k of the seed) its runs, their scores and test generators."""
+    tests = _check_tests(tests)
+    n_topics, k = check_int(n_topics, "n_topics", minimum=2), check_int(k, "k", minimum=2)
+    trials, batch, B = (check_int(v, n, minimum=1) for v, n in ((trials, what), (batch, "batch"), (B, "B")))
+    if not delta >= 0:
+        raise InputError(f"delta must be >= 0 (0: {null}), got {delta}")
+    out = []
     chunks = parallel._chunks(trials, batch)
-    seeds = parallel.as_seed_sequence(seed).spawn(len(chunks))
-    return [(c.start, c.stop, parallel.spawn(s, 3)) for c, s in zip(chunks, seeds)]
+    for c, s in zip(chunks, parallel.as_seed_sequence(seed).spawn(len(chunks))):
+        g_draw, g_test, g_sakai = parallel.spawn(s, 3)
+        runs = _systems(models, k, float(delta), c.stop - c.start, g_draw)
+        out.append((runs, _draw(models, runs, n_topics, g_draw), g_test, g_sakai))
+    return tests, B, out
 
 
 def ranking_experiment(
@@ -192,24 +197,12 @@ def ranking_experiment(
     batch: int = 500,
     properties: bool = True,
 ) -> UrbanoPValues:
-    """Type I error (``delta == 0``: both systems one run's model) or power (a baseline among the bottom 75%,
-    the other among the 10 runs closest to its mean + delta) of the tests, ``n_topics`` random topics a trial.
-
-    Batch ``k`` draws from child ``k`` of the seed; the result is clustered by pair of run models.
-    """
-    tests = _check_tests(tests)
-    n_topics = check_int(n_topics, "n_topics", minimum=2)
-    trials, batch, B = (
-        check_int(v, k, minimum=1) for v, k in ((trials, "trials"), (batch, "batch"), (B, "B"))
+    """Type I error (``delta == 0``) or power of the tests on pairs of run models, clustered by pair."""
+    tests, B, batches = _batches(
+        models, n_topics, 2, delta, trials, batch, seed, tests, B, "trials", "the null"
     )
-    if not delta >= 0:
-        raise InputError(f"delta must be >= 0 (0: the null), got {delta}")
-    tasks, pairs = [], []
-    for a, z, (g_draw, g_test, g_sakai) in _batches(trials, batch, seed):
-        runs = _systems(models, 2, float(delta), z - a, g_draw)
-        x = _draw(models, runs, n_topics, g_draw)
-        tasks.append((x[:, 0], x[:, 1], tests, B, g_test, g_sakai, properties))
-        pairs.append(runs[:, 0] * len(models.runs) + runs[:, 1])
+    tasks = [(x[:, 0], x[:, 1], tests, B, g_test, g_sakai, properties) for _, x, g_test, g_sakai in batches]
+    pairs = [runs[:, 0] * len(models.runs) + runs[:, 1] for runs, *_ in batches]
     out = parallel.parallel_map(_test_batch, tasks, n_jobs=n_jobs, processes=True)
     two, one = (np.nan_to_num(np.concatenate([o[i] for o in out], axis=1), nan=1.0) for i in (0, 1))
     props = {k: np.concatenate([o[3][k] for o in out]) for k in out[0][3]}
@@ -233,9 +226,7 @@ class RankingFamilies:
     label: str = ""
 
     def frame(self, alpha: float = 0.05) -> pd.DataFrame:
-        """Per test and procedure: FWER (``delta == 0``) or power, complete power and power minus the t-test's,
-        each with its Monte Carlo error clustered by family.
-        """
+        """Per test and procedure: FWER (``delta == 0``) or power, complete and minus the t-test's, se by family."""
         strict = np.array([t in RESAMPLING for t in self.tests])[:, None, None, None]
         rejected = np.where(strict, self.p < alpha, self.p <= alpha + 1e-12)
         F, P = self.d.shape
@@ -292,22 +283,13 @@ def ranking_family_experiment(
     n_jobs: int | None = None,
     batch: int = 250,
 ) -> RankingFamilies:
-    """All pairs of ``k`` simulated systems: FWER under the complete null (all one run's model), or power
-    (``k`` runs about ``delta`` apart), the p-values adjusted within each family by :data:`PROCEDURES`.
-    """
-    tests = _check_tests(tests)
-    n_topics, k = check_int(n_topics, "n_topics", minimum=2), check_int(k, "k", minimum=2)
-    families, batch, B = (
-        check_int(v, n, minimum=1) for v, n in ((families, "families"), (batch, "batch"), (B, "B"))
+    """FWER (``delta == 0``) or power of all pairs of ``k`` run models, adjusted by :data:`PROCEDURES`."""
+    tests, B, batches = _batches(
+        models, n_topics, k, delta, families, batch, seed, tests, B, "families", "the complete null"
     )
-    if not delta >= 0:
-        raise InputError(f"delta must be >= 0 (0: the complete null), got {delta}")
-    tasks, runs = [], []
-    for a, z, (g_draw, g_test, g_sakai) in _batches(families, batch, seed):
-        runs.append(_systems(models, k, float(delta), z - a, g_draw))
-        tasks.append((_draw(models, runs[-1], n_topics, g_draw), tests, B, g_test, g_sakai))
+    tasks = [(x, tests, B, g_test, g_sakai) for _, x, g_test, g_sakai in batches]
     out = parallel.parallel_map(_family_batch, tasks, n_jobs=n_jobs, processes=True)
-    fam = np.concatenate(runs)
+    fam = np.concatenate([runs for runs, *_ in batches])
     i, j = np.triu_indices(k, 1)
     cluster = np.unique(np.sort(fam, axis=1), axis=0, return_inverse=True)[1].ravel()
     return RankingFamilies(tests, PROCEDURES, np.concatenate([o[0] for o in out], axis=2),
@@ -365,9 +347,7 @@ def ranking_design(scale: str = "paper") -> RankingDesign:
 
 @dataclass(frozen=True)
 class RankingStudy:
-    """Design B run whole (``ranking_study``): ``models`` by measure, ``pairs`` by (measure, topics, delta),
-    ``families`` by (k, topics, delta); delta 0 is the null.
-    """
+    """``ranking_study``'s models by measure, pairs by (measure, topics, delta), families by (k, topics, delta)."""
 
     design: RankingDesign
     models: dict
@@ -380,9 +360,7 @@ def ranking_study(
 ) -> RankingStudy:
     """The ranking-level simulation after Parapar et al. (2021) and Otero et al. (2025), whole.
 
-    Fits the models of rankings to every run, then runs the pairwise nulls and power rows of every test and
-    the families under t and Wilcoxon with Holm and BH. Rows that differ only in topic-set size draw the same
-    sequence of runs; results do not depend on ``n_jobs``.
+    Models of rankings fitted to every run, then the pairs of every test and the families.
 
     Parameters
     ----------
@@ -434,7 +412,7 @@ def _common_seeds(keys, seed):
     """Key -> a new copy of the child of ``seed`` of its distinct key (in order of first appearance)."""
     keys = list(dict.fromkeys(keys))
     kids = dict(zip(keys, parallel.as_seed_sequence(seed).spawn(len(keys))))
-    return lambda key: np.random.SeedSequence(kids[key].entropy, spawn_key=kids[key].spawn_key)
+    return lambda key: _fresh(kids[key])
 
 
 def ranking_design_table(scale: str = "paper") -> pd.DataFrame:

@@ -9,8 +9,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .. import _lazy
+from .._rule import judge_row
 from ._pvalues import ALPHAS, PValues, _mc_error_at, mc_error
 from ._urbano import UrbanoPValues
+
+book = _lazy.module("irrepro.book")  # on first use: importing the method family does not import the book
 
 #: The unit a known-truth rate's Monte Carlo error is clustered by (its trials share margins and copula).
 _UNIT = "system pair"
@@ -51,21 +55,16 @@ def comparison_rows(
     tails: int = 2,
     alpha: float = 0.05,
     notes: Mapping[str, str] | None = None,
-    other_tests: Mapping[str, str] | None = None,
 ) -> list[dict]:
     """Rows for :func:`irrepro.book.compare`: our rejection rates beside Urbano et al.'s."""
     if kind not in ("type1", "power", "type3"):
         raise ValueError(f"kind {kind!r}: 'type1', 'power' or 'type3'")
     if kind == "type3":
         tails = 2
-    names = dict(getattr(numbers, "names", {}) or {})
-    code = {ours: theirs for theirs, ours in names.items()} or {
+    code = _codes(numbers) or {
         "AP": "ap", "P@10": "p10", "nDCG@20": "ndcg20", "paired-t": "t", "wilcoxon": "w", "sign": "s",
         "bootstrap-shift": "b", "permutation": "p",
     }  # fmt: skip
-    from ..book import errors
-    from ..book import rate as rate_row
-
     value = lambda x: getattr(x, "value", x)  # noqa: E731  (a PaperValue, or the number itself)
     notes = dict(notes or {})
     rows = []
@@ -77,7 +76,7 @@ def comparison_rows(
             rate, se = r.type3(alpha), r.type3_se(alpha)
         else:
             rate, se = r.rates([alpha], tails).iloc[0], r.se(alpha, tails)
-        others = (_OTHER_TESTS if not urbano else {}) if other_tests is None else other_tests
+        others = {} if urbano else _OTHER_TESTS
         pairs = len(np.unique(r.pair))
         for t in r.tests:
             at = f"a{alpha:g}" if kind == "type1" else f"d{r.delta:g}"
@@ -85,7 +84,7 @@ def comparison_rows(
             ours = float(rate[t])
             why = (f"no sampled data: the simulated pairs and topics are the Monte Carlo draws, clustered by system "
                    f"pair: {r.trials:,} trials in {pairs} pairs; binomial over the trials {mc_error(ours, r.trials):.2g}")  # fmt: skip
-            err = errors(
+            err = book.errors(
                 mc=simulation_se(ours, float(se[t]), pairs), unit=_UNIT, replicates=int(r.trials), reason=why
             )
             extra: dict = {"note": notes.get(t, "" if key in numbers else "not in their study")}
@@ -97,7 +96,7 @@ def comparison_rows(
             elif key in numbers:
                 extra["paper_n"] = int(value(numbers[f"trials.{kind}"]) or 0)
             nominal = alpha if kind == "type1" else None
-            rows.append(rate_row(f"{m}, {n} topics, {t}", paper, ours, err, nominal=nominal, **extra))
+            rows.append(book.rate(f"{m}, {n} topics, {t}", paper, ours, err, nominal=nominal, **extra))
     return rows
 
 
@@ -111,8 +110,6 @@ def _level_rows(
     reason: str,
 ) -> list[dict]:
     """Measured error rates beside the rate promised: rows of kind ``"rate"`` for the rule."""
-    from ..book import errors, rate
-
     if len(values) != len(ses) or not len(values):
         raise ValueError("level takes one standard error per measured rate")
     nominal = float(promised.split()[-1])
@@ -120,7 +117,7 @@ def _level_rows(
     exact = " ".join([*promised.split()[:-1], f"{nominal:.4f}"])
     why = reason or "no sampled data: the trials are the simulation's Monte Carlo draws"
     return [
-        rate(f"rate, setting {i + 1}", exact, float(v), errors(mc=float(e), unit=unit, replicates=replicates, reason=why),
+        book.rate(f"rate, setting {i + 1}", exact, float(v), book.errors(mc=float(e), unit=unit, replicates=replicates, reason=why),
              nominal=nominal)
         for i, (v, e) in enumerate(zip(values, ses))
     ]  # fmt: skip
@@ -136,8 +133,6 @@ def level(
     replicates: int | None = None,
 ) -> str:
     """A method's measured rates against its promised rate, in one word of :data:`_LEVEL_WORDS`."""
-    from .._rule import judge_row
-
     rows = _level_rows(promised, values, ses, unit=unit, replicates=replicates, reason=se_reason)
     st = {judge_row(r).status for r in rows}
     if st == {"replicated"}:
@@ -173,19 +168,16 @@ def with_z(comparison):
     return dataclasses.replace(comparison, frame=f)
 
 
-def _spread_text(values: Sequence[float], ses: Sequence[float], digits: int = 3) -> str:
+def _spread_text(values: Sequence[float], ses: Sequence[float]) -> str:
     """The rates' range and their largest standard error: ``"0.049-0.052 (se ≤ 0.002)"``."""
-    d = digits
-    shown = f"{min(values):.{d}f}-{max(values):.{d}f}" if len(values) > 1 else f"{values[0]:.{d}f}"
+    shown = f"{min(values):.3f}-{max(values):.3f}" if len(values) > 1 else f"{values[0]:.3f}"
     return shown + f" (se ≤ {max(ses):.2g})"
 
 
 def status_counts(comparison) -> str:
     """The rows of a comparison by status, in words: ``"40 replicated, 5 inconclusive"``."""
-    from ..book import STATUSES
-
     c = comparison.frame["status"].value_counts()
-    return ", ".join(f"{int(c[s])} {s}" for s in STATUSES if s in c)
+    return ", ".join(f"{int(c[s])} {s}" for s in book.STATUSES if s in c)
 
 
 def trials_needed(*comparisons) -> dict:
@@ -233,7 +225,7 @@ def _mc_rows(label: str, rates: pd.Series, ses: pd.Series, n: int, target: float
 
 def _codes(numbers) -> dict[str, str]:
     """Our names of tests and measures -> theirs in the yml's keys (``"wilcoxon"`` -> ``"w"``)."""
-    return {ours: theirs for theirs, ours in numbers.names.items()}
+    return {ours: theirs for theirs, ours in (getattr(numbers, "names", None) or {}).items()}
 
 
 def their_type1(
@@ -303,6 +295,11 @@ def method_table(null: Mapping, power: Mapping, fwer: pd.DataFrame, fwer_se: pd.
     power_col = f"power, delta 0.05, 50 topics ({' / '.join(measures)})"
     above = _LEVEL_WORDS["not replicated"] + " (above)"
     truth = []
+
+    def add(method, source, promises, what, values, ses, lv, advice, rests, power=""):
+        truth.append({"method": method, "from": source, "promises": promises, "measured": f"{what} {_spread_text(values, ses)}",
+                      "level": lv, power_col: power, "on our data": advice, "rests on": rests})  # fmt: skip
+
     for t in tests:
         rates = [float(null[k].rates([0.05]).iloc[0][t]) for k in null]
         ses = [float(null[k].se(0.05)[t]) for k in null]
@@ -322,37 +319,29 @@ def method_table(null: Mapping, power: Mapping, fwer: pd.DataFrame, fwer_se: pd.
         elif off and lv != above:
             advice += f" (above its level on {'; '.join(off)})"
         name = _TEST_NAMES.get(t, {"bootstrap": "paired bootstrap (Sakai)"}.get(t, "unpaired bootstrap"))
-        truth.append({"method": name, "from": _FROM[t], "promises": "alpha = 0.05",
-                      "measured": "type I error " + _spread_text(rates, ses), "level": lv,
-                      power_col: " / ".join(f"{p_:.2f} ± {q:.2f}" for p_, q in zip(pows, pses)),
-                      "on our data": advice,
-                      "rests on": f"type I error, two-tailed, {len(rates)} settings ({', '.join(measures)} x 25, 50, 100 topics)"})  # fmt: skip
+        add(name, _FROM[t], "alpha = 0.05", "type I error", rates, ses, lv, advice,
+            f"type I error, two-tailed, {len(rates)} settings ({', '.join(measures)} x 25, 50, 100 topics)",
+            " / ".join(f"{p_:.2f} ± {q:.2f}" for p_, q in zip(pows, pses)))  # fmt: skip
     for label, col, promise in [("unadjusted t-tests, 5 systems", "t, unadjusted", "0.05"),
                                 ("Bonferroni / Holm", "t, Bonferroni / Holm", "at most 0.05"),
                                 ("randomised Tukey HSD", "randomised Tukey HSD", "0.05")]:  # fmt: skip
         vals, ses = [float(x) for x in fwer[col]], [float(x) for x in fwer_se[col]]
         lv = level(promise, vals, ses, "clustered by family", unit="simulated family")
-        truth.append({"method": label, "from": "Carterette (families)", "promises": f"family-wise error {promise}",
-                      "measured": "family-wise error " + _spread_text(vals, ses), "level": lv,
-                      power_col: "", "on our data": _ADVICE[lv],
-                      "rests on": "families of 5 systems x 50 topics, AP and P@10"})  # fmt: skip
+        add(label, "Carterette (families)", f"family-wise error {promise}", "family-wise error", vals, ses, lv,
+            _ADVICE[lv], "families of 5 systems x 50 topics, AP and P@10")  # fmt: skip
     for meth in coverage["TREC-COVID R"].index:
         cov = [float(coverage[k].loc[meth, "coverage"]) for k in coverage]
         ses = [float(coverage[k].loc[meth, "se"]) for k in coverage]
         lv = level("0.95", cov, ses, "clustered by corpus and topic", unit="topic")
         adv = {_LEVEL_WORDS["not replicated"] + " (below)": "intervals too short on our data",
                _LEVEL_WORDS["not replicated"] + " (above)": "intervals too wide on our data"}.get(lv, _ADVICE[lv])  # fmt: skip
-        truth.append({"method": f"corpus bootstrap, {meth}", "from": "Cormack & Lynam", "promises": "coverage 0.95",
-                      "measured": "coverage " + _spread_text(cov, ses), "level": lv,
-                      power_col: "", "on our data": adv,
-                      "rests on": f"TREC-COVID round 5, its own R and TREC-6's R, {corpora} drawn corpora each"})  # fmt: skip
+        add(f"corpus bootstrap, {meth}", "Cormack & Lynam", "coverage 0.95", "coverage", cov, ses, lv, adv,
+            f"TREC-COVID round 5, its own R and TREC-6's R, {corpora} drawn corpora each")  # fmt: skip
     for form in ("raw", "standardized"):
         fp, se_ = float(selfsig.loc[form, "false-positive rate"]), float(selfsig.loc[form, "se"])
         lv = level("0.05", [fp], [se_], "sd of the per-trial rate over trials / sqrt(trials)", unit="trial")
-        truth.append({"method": f"self-significance, {form} AP", "from": "Webber et al.", "promises": "alpha = 0.05",
-                      "measured": "false-positive rate " + _spread_text([fp], [se_]), "level": lv,
-                      power_col: "", "on our data": _ADVICE[lv],
-                      "rests on": f"TREC 2004 Robust, two topic sets of 50, {self_trials:,} trials"})  # fmt: skip
+        add(f"self-significance, {form} AP", "Webber et al.", "alpha = 0.05", "false-positive rate", [fp], [se_], lv,
+            _ADVICE[lv], f"TREC 2004 Robust, two topic sets of 50, {self_trials:,} trials")  # fmt: skip
     return pd.DataFrame(truth)
 
 

@@ -8,13 +8,16 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from .. import _lazy
 from .._rule import judge_row
 from ..stats import clustered_se
 from ._differences import PROPERTIES, difference_properties  # noqa: F401  (the chapter's exercise)
 from ._rankings import ranking_design_table  # noqa: F401  (the chapter's)
-from ._rows import level, simulation_se
+from ._rows import _LEVEL_WORDS, level, simulation_se
 from ._urbano import UrbanoPValues
 from ._urbano_sizes import urbano_design
+
+book = _lazy.module("irrepro.book")  # on first use: importing the method family does not import the book
 
 #: The designs, by the name the chapter's tables give them, and what each simulates.
 DESIGNS = {
@@ -74,9 +77,7 @@ _SHARES = {"zeros": "zeros", "sign_ties": "sign ties", "ties": "ties", "skewness
 
 
 def properties_table(results: Mapping[str, Mapping[tuple, UrbanoPValues]]) -> pd.DataFrame:
-    """Under each design's null, per size: mean shares of zeros, sign ties and ties, mean |skewness|, and the
-    root mean square lean of the sign and rank balances (:func:`difference_properties`), each with its error.
-    """
+    """Under each design's null, per size: the mean :func:`difference_properties`, each with its error."""
     rows = []
     for design, res in results.items():
         for (measure, n, delta), r in res.items():
@@ -127,9 +128,7 @@ def family_table(frames: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
 
 def _errors(se, trials, unit=_PAIR):
     """A row's errors: Monte Carlo only (the simulated systems and topics are the draws)."""
-    from ..book import errors
-
-    return errors(mc=se, unit=unit, replicates=int(trials), reason=_NO_SAMPLE)
+    return book.errors(mc=se, unit=unit, replicates=int(trials), reason=_NO_SAMPLE)
 
 
 def _parts(values: Sequence[float], digits: int = 3) -> str:
@@ -160,12 +159,10 @@ def level_row(
     on: str = "",
 ) -> dict:
     """A test's type I error at each topic-set size (parts) against the level ``paper`` reads."""
-    from ..book import rate
-
     sizes = sorted(results)
     rates = [_rate(results[n], test, alpha)[1:] for n in sizes]
     trials = min(results[n].trials for n in sizes)
-    return rate(f"{quantity} ({_topics(sizes)}){on}", paper, _parts([r for r, _ in rates]),
+    return book.rate(f"{quantity} ({_topics(sizes)}){on}", paper, _parts([r for r, _ in rates]),
                 _errors(tuple(s for _, s in rates), trials), nominal=alpha)  # fmt: skip
 
 
@@ -177,48 +174,42 @@ def _topics(sizes: Sequence[int]) -> str:
 def difference_row(quantity: str, paper, a: UrbanoPValues, b: UrbanoPValues, ta: str, tb: str,
                    alpha: float = 0.05, *, level: bool = False) -> dict:  # fmt: skip
     """A difference of two rates against ``paper``: an ordering, or with ``level`` a rate at ``alpha``'s margin."""
-    from ..book import ordering, rate
-
     d, se = _difference(a, b, ta, tb, alpha)
     err = _errors(se, min(a.trials, b.trials))
     return (
-        rate(quantity, paper, round(d, 4), err, nominal=alpha)
+        book.rate(quantity, paper, round(d, 4), err, nominal=alpha)
         if level
-        else ordering(quantity, paper, round(d, 4), err)
+        else book.ordering(quantity, paper, round(d, 4), err)
     )
 
 
 def spread_row(quantity: str, paper, r: UrbanoPValues, tests: Sequence[str], alpha: float = 0.05) -> dict:
     """The largest minus the smallest rate of ``tests`` on the same trials, against ``paper``."""
-    from ..book import rate
-
     rates = {t: _rate(r, t, alpha)[1] for t in tests}
     hi, lo = max(rates, key=rates.__getitem__), min(rates, key=rates.__getitem__)
     d, se = _difference(r, r, hi, lo, alpha)
-    return rate(quantity, paper, round(d, 4), _errors(se, r.trials), note=f"{NAMES[hi]} minus {NAMES[lo]}")
+    return book.rate(
+        quantity, paper, round(d, 4), _errors(se, r.trials), note=f"{NAMES[hi]} minus {NAMES[lo]}"
+    )
 
 
 def min_rate_row(quantity: str, paper, r: UrbanoPValues, tests: Sequence[str], alpha: float = 0.05) -> dict:
     """The smallest rate of ``tests`` in %, against ``paper``."""
-    from ..book import rate
-
     rates = {t: _rate(r, t, alpha)[1:] for t in tests}
     t = min(rates, key=lambda k: rates[k][0])
-    return rate(quantity, paper, f"{100 * rates[t][0]:.1f}%", _errors(100 * rates[t][1], r.trials),
+    return book.rate(quantity, paper, f"{100 * rates[t][0]:.1f}%", _errors(100 * rates[t][1], r.trials),
                 note=f"the {NAMES[t]}'s")  # fmt: skip
 
 
 def family_row(quantity: str, paper, fam: pd.DataFrame, test: str, what: str, *, on: str = "") -> dict:
     """Under BH per systems and topics (parts): a test's FWER at 0.05 (``what="FWER"``), or its power minus the t-test's."""
-    from ..book import ordering, rate
-
     f = fam[(fam.test == test) & (fam.procedure == "BH") & (fam.what == what)].sort_values(["m", "topics"])
     q = f"{quantity} (systems x topics: {' / '.join(f'{m}x{n}' for m, n in zip(f.m, f.topics))}){on}"
     if what == "FWER":
-        return rate(
+        return book.rate(
             q, paper, _parts(f.rate), _errors(tuple(f.se), int(f.trials.min()), _FAMILY), nominal=0.05
         )
-    return ordering(
+    return book.ordering(
         q, paper, _parts(f.power_vs_t, 4), _errors(tuple(f.power_vs_t_se), int(f.trials.min()), _FAMILY)
     )
 
@@ -228,11 +219,6 @@ CLAIM_MEASURE = "AP"
 #: The smallest topic-set size their claims about large samples are judged at (the large-query design's).
 LARGE = 250
 _FIVE = ("paired-t", "wilcoxon", "sign", "bootstrap-shift", "permutation")
-
-
-def _power(res: Mapping[tuple, UrbanoPValues], at: tuple[int, float]) -> UrbanoPValues:
-    """A design's power results of the claims' measure at (topics, delta)."""
-    return res[(CLAIM_MEASURE, at[0], at[1])]
 
 
 def _off_level(level, null: UrbanoPValues, n: int, tests: Sequence[str], alpha: float = 0.05) -> str:
@@ -255,16 +241,16 @@ def study_rows(numbers, pairwise: Mapping[str, Mapping[tuple, UrbanoPValues]], f
         null = {n: r for (m, n, d), r in res.items() if m == CLAIM_MEASURE and d == 0}
         on = f", {design} design"
         big = max(null)
-        pw = _power(res, power_at[design])
-        at = f"{power_at[design][0]:,} topics, delta = {power_at[design][1]:g}"
+        n_at, d_at = power_at[design]
+        pw, at = res[(CLAIM_MEASURE, n_at, d_at)], f"{n_at:,} topics, delta = {d_at:g}"
         if study == "ihemelandu2023inference":  # at the largest size, the smallest difference simulated there
             n_pw = max(n for m, n, d in res if m == CLAIM_MEASURE and d > 0)
             d_pw = min(d for m, n, d in res if m == CLAIM_MEASURE and d > 0 and n == n_pw)
-            pw, at = _power(res, (n_pw, d_pw)), f"{n_pw:,} topics, delta = {d_pw:g}"
+            pw, at = res[(CLAIM_MEASURE, n_pw, d_pw)], f"{n_pw:,} topics, delta = {d_pw:g}"
         if study == "parapar2021testing":
             power = difference_row(f"Wilcoxon minus t-test: power at {at}{on}", numbers["power.wilcoxon-t"], pw, pw,
                                    "wilcoxon", "paired-t")  # fmt: skip
-            n_pw = power_at[design][0]
+            n_pw = n_at
             off = (
                 _off_level(numbers["level.wilcoxon"], null[n_pw], n_pw, ("wilcoxon", "paired-t"))
                 if n_pw in null
@@ -363,8 +349,6 @@ def _claims(numbers) -> list[tuple]:
 
 def verdict_rows(numbers, table) -> list[dict]:
     """The study's claims on every design (its rows of ``table``) and over all designs."""
-    from ..book import claim
-
     q = list(table.frame["quantity"])
     designs = dict.fromkeys(x.rsplit(", ", 1)[1] for x in q)
     rows = []
@@ -380,8 +364,8 @@ def verdict_rows(numbers, table) -> list[dict]:
                     if 0 < len(out) < len(on)
                     else {}
                 )
-                rows.append(claim(f"{said.row} - on the {d}", said, supports=sup, **extra))
-        rows.append(claim(said.row, said, supports=[table.row(x) for x in mine],
+                rows.append(book.claim(f"{said.row} - on the {d}", said, supports=sup, **extra))
+        rows.append(book.claim(said.row, said, supports=[table.row(x) for x in mine],
                           note="over every design: replicated only where it holds on each"))  # fmt: skip
     return rows
 
@@ -462,8 +446,6 @@ def advice_table(rates: pd.DataFrame, measure: str = "AP") -> pd.DataFrame:
 def recommendation(rates: pd.DataFrame, props: pd.DataFrame, trivial: pd.DataFrame | None = None,
                    measure: str = "AP") -> str:  # fmt: skip
     """The chapter's advice in sentences, each generated from the rows it names (markdown)."""
-    from ._rows import _LEVEL_WORDS
-
     adv = advice_table(rates, measure).set_index("test")
     words = {"at its level": _LEVEL_WORDS["replicated"], "too liberal": _LEVEL_WORDS["not replicated"] + " (above)",
              "conservative": _LEVEL_WORDS["not replicated"] + " (below)"}  # fmt: skip

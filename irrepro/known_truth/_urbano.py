@@ -106,9 +106,7 @@ class UrbanoPValues(PValues):
         return out
 
     def minimal_effect(self, minimal: float = 0.2, alpha: float = 0.05) -> pd.DataFrame:
-        """Per test, the share of its two-tailed rejections whose standardised effect is below ``minimal``:
-        ``observed`` (``|d_z|``), ``true`` (delta over the pair's pooled sd), and ``trivial`` (all trials), se by pair.
-        """
+        """Per test, the share of its rejections whose effect (observed, true) is below ``minimal``, se by pair."""
         if not self.props:
             raise InputError("minimal_effect needs the trials' properties: run with properties=True")
         if not minimal > 0:
@@ -254,13 +252,8 @@ def urbano_experiment(
 ) -> UrbanoPValues:
     """Urbano et al.'s (2019) type I / II / III experiment: a new pair every trial, or a fixed pool.
 
-    Each trial draws a collection (by its number of candidate baselines), a pair of its systems and
-    ``n_topics`` topic scores from the pair's margins and copula. ``delta == 0``: ``null="same-margin"``
-    draws both from the first's margin (their ``11-type_1.R``), ``"same-mean"`` moves the second's margin to
-    the first's mean. ``delta > 0``: a baseline among the bottom 75% by expected score, the experimental
-    system among the 10 closest to its mean + delta, its margin moved there by a Lehmann transformation
-    (theirs: ``effTransform``). Copulas are fitted once per unordered pair and cached in ``IRREPRO_CACHE``.
-    Batch ``k`` draws from child ``k`` of the seed, so results do not depend on ``n_jobs``.
+    ``delta > 0``: a baseline among the bottom 75% by expected score, the experimental system among the 10
+    closest to its mean + delta, its margin moved there (Lehmann). Copulas are cached in ``IRREPRO_CACHE``.
 
     Parameters
     ----------
@@ -278,6 +271,7 @@ def urbano_experiment(
     batch : int
         Trials per batch (theirs: 1000).
     null : {"same-margin", "same-mean"}
+        For ``delta == 0``: both from the first's margin (theirs), or the second's moved to the first's mean.
     copula : {"mle", "itau"}
         Maximum likelihood (theirs), or inverting Kendall's tau.
     min_d : float

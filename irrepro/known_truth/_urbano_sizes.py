@@ -50,9 +50,6 @@ class UrbanoDesign:
 def urbano_design(scale: str = "paper") -> UrbanoDesign:
     """The sizes of Urbano et al.'s experiments in the book at ``scale``.
 
-    ``"paper"``: a pool of 4,000 pairs, 9,807 trials (a type I rate at .05 to a Monte Carlo error of 0.003
-    clustered by pair), 500 power trials at 50 topics (up to 20,000 where more decide a compared row), B = 2000.
-    ``"full"``: a new pair every trial, 215,030 trials, 20,000 power trials at 25, 50 and 100 topics, B = 10,000.
     Theirs (``R/common.R``): 1,667,000 type I and 167,000 power trials, B = 1e6.
 
     Parameters
@@ -93,9 +90,7 @@ def until_decided(
 ):
     """:func:`urbano_experiment` extended with more trials until the book's rule decides its rows.
 
-    While a compared row is inconclusive for Monte Carlo reasons, the experiment is extended to
-    ``max(factor x the largest need, 2 x the trials so far)``, a multiple of ``trials``, at most ``cap``;
-    each batch of ``trials`` draws from its own child of ``seed``, as if all had run at once.
+    To ``max(factor x the largest need, 2 x the trials so far)``, at most ``cap``, as if all had run at once.
 
     Parameters
     ----------

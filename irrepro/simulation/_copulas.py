@@ -50,10 +50,8 @@ class PairModel:
         """``(trials, n_topics)`` copula draws by conditional inversion (u2 from the inverse h-function of u1)."""
         rng = parallel.as_generator(seed)
         u1 = rng.random(trials * n_topics)
-        w = rng.random(trials * n_topics)
-        u2 = self.copula.hinv1(np.column_stack([u1, w]))
-        shape = (trials, n_topics)
-        return u1.reshape(shape), np.clip(u2, 0.0, 1.0).reshape(shape)
+        u2 = self.copula.hinv1(np.column_stack([u1, rng.random(trials * n_topics)]))
+        return u1.reshape(trials, n_topics), np.clip(u2, 0.0, 1.0).reshape(trials, n_topics)
 
     def sample(self, n_topics: int, trials: int, seed: SeedLike) -> tuple[np.ndarray, np.ndarray]:
         """Baseline and experimental scores, each ``(trials, n_topics)``."""
