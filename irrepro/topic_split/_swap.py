@@ -305,9 +305,6 @@ def _largest_projected_error(fit: GrowthFit) -> float:
 
 #: The bins' widths (absolute; relative to the smaller mean) and number of each kind.
 ABS_WIDTH, REL_WIDTH, N_BINS = 0.01, 0.05, 20
-_CHUNK = 2000  # pairs of runs per vectorised step (memory only)
-
-
 def drop_bottom(matrix: ScoreMatrix, fraction: float = 0.25, by: ScoreMatrix | None = None) -> ScoreMatrix:
     """The runs of ``matrix`` without the bottom ``floor(fraction * S)`` by mean score of ``by`` (section 3).
 
@@ -345,7 +342,7 @@ def drop_bottom(matrix: ScoreMatrix, fraction: float = 0.25, by: ScoreMatrix | N
     return matrix.subset(systems=[matrix.systems[i] for i in keep])
 
 
-def _swap_task(matrices: list[np.ndarray], reps, design, filters, args) -> tuple:
+def _swap_task(matrices: list[np.ndarray], reps, design, filters, chunk, args) -> tuple:
     """Counts of one (matrix number, size, generator) task (the matrices travel with the function)."""
     k, n, rng = args
     X = matrices[k]
@@ -367,8 +364,8 @@ def _swap_task(matrices: list[np.ndarray], reps, design, filters, args) -> tuple
     dep_e = np.zeros(reps, dtype=np.int64)
     dep_t = np.zeros(reps, dtype=np.int64)
     need = sorted({filters[f][0] for f in range(F)} - {None})
-    for lo in range(0, len(a), _CHUNK):
-        pa, pb = a[lo : lo + _CHUNK], b[lo : lo + _CHUNK]
+    for lo in range(0, len(a), chunk):
+        pa, pb = a[lo : lo + chunk], b[lo : lo + chunk]
         d1 = M1[pa] - M1[pb]  # (P, R)
         d2 = M2[pa] - M2[pb]
         valid = d1 != 0
@@ -414,6 +411,7 @@ def swap_experiment(
     seed: SeedLike = None,
     n_jobs: int | None = None,
     progress: bool | str = False,
+    chunk: int = 2000,
     scale: str = "paper",
 ) -> SwapExperiment:
     """The swap experiment over one score matrix per TREC year, pairs of runs within a year (sections 3, 4, 7).
@@ -437,6 +435,8 @@ def swap_experiment(
         Names of ``FILTERS`` (default all): keep trials whose set-1 paired test lands in a band.
     seed, n_jobs, progress
         The seed; workers (the values do not depend on them); a progress bar (a str: its label).
+    chunk : int
+        Pairs of runs per vectorised step (memory only).
     scale : {"paper", "quick"}
         What ``sizes`` and ``B`` left at None stand for.
 
@@ -482,7 +482,7 @@ def swap_experiment(
     rngs = parallel.spawn(seed, len(tasks))
     xs = [np.ascontiguousarray(_checked_scores(m, f"matrices[{k}]")) for k, m in enumerate(matrices)]
     items = [(k, int(sizes[s]), rngs[i]) for i, (k, s) in enumerate(tasks)]
-    task = partial(_swap_task, xs, B, design, fdefs)
+    task = partial(_swap_task, xs, B, design, fdefs, chunk)
     label = progress if isinstance(progress, str) else ("swap experiment" if progress else False)
     out = parallel.parallel_map(task, items, n_jobs=n_jobs, progress=label)
     F = len(filters)
