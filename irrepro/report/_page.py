@@ -111,6 +111,7 @@ class Report:
     standardized: np.ndarray  # (S, T) Phi(z)
     halves: dict[str, sz.PartitionResult]
     coverage: pd.DataFrame
+    B_pairs: int
     simulated: bool = False
     timings: dict[str, float] = field(default_factory=dict)
     test: str = "bootstrap"
@@ -118,11 +119,6 @@ class Report:
     design: pd.DataFrame | None = None
     design_note: str = ""
     precision: str = "float32"
-    B_pairs: int = 0
-
-    def __post_init__(self) -> None:
-        if not self.B_pairs:
-            object.__setattr__(self, "B_pairs", self.settings.B_tests)
 
     @property
     def runs(self) -> tuple[str, ...]:
@@ -548,6 +544,7 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame, methods: str = "") -> s
 
     context = {
         "rep": rep,
+        "summ": summ,
         "baseline": baseline,
         "S": S,
         "T": T,
@@ -567,9 +564,6 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame, methods: str = "") -> s
         "fig_split": _png(_fig_split(rep)) if rep.swap is not None else "",
         "fig_std": _png(_fig_std(rep)),
         "power": 100 * rep.discriminative_power(),
-        "n_holm": summ.get("significant pairs, Holm", 0),
-        "n_bh": summ.get("significant pairs, Benjamini-Hochberg", 0),
-        "n_fw": summ.get("significant pairs, family-wise (randomised Tukey HSD)", 0),
         "B_pairs": f"{rep.B_pairs:,}",
         "B_note": _pairs_resamples(len(rep.runs), rep.baseline, rep.test, rep.settings.B_tests)[1],
         "pairs_note": pairs_note,
@@ -577,12 +571,8 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame, methods: str = "") -> s
         "pairs_table": _table(
             shown, scroll=len(shown) > 30, labels=labels, caption=caption("Pairs of runs,")
         ),
-        "map_width": float(np.nanmedian(rep.corpus.maps[("parametric", "MAP")].width)),
         "error_table": _table(errors.reset_index(), digits=3) if errors is not None else "",
         "first_reliable": first or "none",
-        "tau": summ["Kendall tau, raw vs standardized ranking"],
-        "drmse_raw": summ["dRMSE between random halves, raw"],
-        "drmse_std": summ["dRMSE between random halves, standardized"],
         "num": _num,
         "hr": rep.halves["raw"].summary(),
         "hs": rep.halves["standardized"].summary(),
