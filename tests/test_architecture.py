@@ -336,7 +336,7 @@ KNOWN_PRIVATE = {
     "irrepro.measures.judgments -> irrepro.data._columns._places",
     "irrepro.report -> irrepro.data._common._release_memory",
     "irrepro.report -> irrepro.parallel._lazy",
-    "irrepro.report -> irrepro.significance.comparison._comparisons",
+    "irrepro.report._settings -> irrepro.significance.comparison._comparisons",
     "irrepro.report -> irrepro.significance._lazy",
     "irrepro.report._page -> irrepro.corpus_bootstrap.sampler._lists_of",
     "irrepro.report._page -> irrepro.corpus_bootstrap.sampler._release_tables",

@@ -428,7 +428,9 @@ def test_beyond_its_largest_B_the_report_keeps_the_scales_and_says_the_correctio
     """All pairs of many runs would need millions of resamples: past PAIRS_B_MAX the report keeps
     the scale's B and says the Holm and BH counts are not resolved (here the cap set below the
     3,000 that 6 pairs need)."""
-    monkeypatch.setattr(report, "PAIRS_B_MAX", 2500)
+    from irrepro.report import _settings
+
+    monkeypatch.setattr(_settings, "PAIRS_B_MAX", 2500)
     assert _report(sim_dir, tmp_path / "capped") == 0
     err = capsys.readouterr().err
     assert "are not resolved at the paired tests' B = 200 (B >= 20 m / alpha = 2,400" in err

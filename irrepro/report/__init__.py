@@ -6,19 +6,29 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import _lazy, parallel, significance
 from .._measure_names import require_per_topic
 from .._outputs import check_dir
-from .._text import few, slug
+from .._text import few
 from .._user_inputs import load
 from ..data import DataError, RunSet
 from ..data._common import _release_memory
 from ..errors import InputError, InputTypeError
 from ..measures import evaluate
+from ._settings import (  # noqa: F401  (Settings, the DESIGN_ names, PAIRS_B_MAX: the CLI and tests)
+    DESIGN_ALPHA,
+    DESIGN_MIN_DIFF,
+    DESIGN_POWER,
+    PAIRS_B_MAX,
+    REPORT_FILES,
+    Settings,
+    _pairs_resamples,
+    _per_topic_file,
+    settings,
+)
 
 if TYPE_CHECKING:
     from ._page import Report
@@ -36,71 +46,6 @@ def __dir__():
 
 
 __all__ = ["Report", "analyse", "run", "load"]
-
-#: The files every report may write whatever its measure (the per-topic table is named after it).
-REPORT_FILES = ("index.html", "summary.csv", "runs.csv", "pairs.csv", "error-rates.csv", "topic-set-size.csv",
-                "methods.md", "methods.tex", "ir_metadata.yml")  # fmt: skip
-
-
-@dataclass(frozen=True)
-class Settings:
-    """The sizes of the report's computations (:func:`settings`)."""
-
-    B_tests: int
-    B_corpus: int
-    B_swap: int
-    max_size: int
-    B_halves: int
-    scale: str
-
-
-def settings(scale: str | None = None) -> Settings:
-    """The papers' sizes (``"paper"``; None too, whatever ``IRREPRO_SCALE`` says) or small ones (``"quick"``).
-
-    >>> from irrepro import report
-    >>> report.settings("quick")
-    Settings(B_tests=200, B_corpus=200, B_swap=10, max_size=25, B_halves=50, scale='quick')
-    """
-    scale = "paper" if scale is None else parallel.check_scale(scale)
-    if scale != "quick":
-        return Settings(B_tests=1000, B_corpus=2000, B_swap=50, max_size=25, B_halves=1000, scale=scale)
-    return Settings(B_tests=200, B_corpus=200, B_swap=10, max_size=25, B_halves=50, scale=scale)
-
-
-def _per_topic_file(measure: str) -> str:
-    """The name of the report's per-topic table of ``measure``."""
-    return f"{slug(measure) or 'scores'}-per-topic.csv"
-
-
-#: The design of the topic-set sizes: a difference of 0.05 found with power 0.8 at alpha 0.05.
-DESIGN_MIN_DIFF, DESIGN_POWER, DESIGN_ALPHA = 0.05, 0.8, 0.05
-
-
-#: The most resamples the pairwise tests are raised to for the corrections (beyond: the scale's B, said).
-PAIRS_B_MAX = 100_000
-
-
-def _pairs_resamples(n_runs: int, baseline: str | None, test: str, B_tests: int) -> tuple[int, str]:
-    """The pairwise tests' B, raised for Holm / BH over the pairs up to PAIRS_B_MAX, and why ("" if not)."""
-    from ..significance.comparison import _comparisons
-    from ..stats import corrected_resamples
-
-    m = _comparisons(n_runs, baseline)
-    if test == "tukey":
-        return B_tests, ""
-    B = corrected_resamples(m, DESIGN_ALPHA, "holm", default=B_tests)
-    if B == B_tests:
-        return B, ""
-    need = f"B >= 20 m / alpha = {20 * m / DESIGN_ALPHA:,.0f} resolves their smallest threshold, alpha / m"
-    if B > PAIRS_B_MAX:
-        return B_tests, (
-            f"Holm and Benjamini-Hochberg over m = {m:,} pairs at alpha {DESIGN_ALPHA:g} are not resolved at "
-            f"the paired tests' B = {B_tests:,} ({need}, more than the report's {PAIRS_B_MAX:,}): a pair no "
-            "replicate reaches has ASL 0, below every threshold, so their counts may be too high; "
-            "--baseline tests fewer pairs"
-        )
-    return B, (f"paired-test B = {B:,}: the scale's {B_tests:,} raised for Holm and Benjamini-Hochberg over "
-               f"m = {m:,} pairs at alpha {DESIGN_ALPHA:g}: {need}")  # fmt: skip
 
 
 def analyse(

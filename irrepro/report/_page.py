@@ -25,7 +25,7 @@ from ..data import RunSet, ScoreMatrix
 from ..errors import InputError
 from ..escape import to_csv
 from ..stats import expit, kendall_tau
-from . import (
+from ._settings import (
     DESIGN_ALPHA,
     DESIGN_MIN_DIFF,
     DESIGN_POWER,
