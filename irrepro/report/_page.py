@@ -66,22 +66,32 @@ class Report:
 
     Attributes
     ----------
-    name, qrels, measure, seed, rel, settings, test, baseline, precision
-        The run set, the qrels' label and the arguments of :func:`analyse`.
+    name, qrels, measure, test, precision : str
+        The run set's name, the qrels' label, the measure, the pairs' test, how the scores were ranked.
+    seed, rel, B_pairs : int
+        The seed, the lowest relevant grade, the pairwise tests' resamples.
+    settings : Settings
+        The sizes of the computations.
+    baseline : str or None
+        The baseline run, if any.
     scores, standardized : irrepro.data.ScoreMatrix, numpy.ndarray
         ``(S, T)`` per-topic scores of ``measure``, and standardized (Phi(z)).
     n_relevant : numpy.ndarray
         ``(T,)`` relevant documents per topic.
     pairs : pandas.DataFrame
         One row per pair of runs: difference, 95% CI, d_z and its BCa CI, ASL (Holm, BH but for Tukey HSD).
-    corpus, swap, growth, halves, design
-        The corpus bootstrap, the swap experiment and its GROWTH fit, the random halves (``"raw"``,
-        ``"standardized"``), Sakai's topic-set sizes; ``swap``, ``growth``, ``design`` None when left
-        out (``swap_note``, ``design_note`` say why).
+    corpus : irrepro.corpus_bootstrap.FullCorpus
+        The corpus bootstrap of every run.
+    swap, growth, design : irrepro.topic_split.SwapExperiment, irrepro.topic_split.GrowthFit, pandas.DataFrame
+        The swap experiment, its GROWTH fit, Sakai's topic-set sizes; None when left out.
+    swap_note, design_note : str
+        Why the swap experiment or the design table is left out.
+    halves : dict of str to irrepro.standardize.PartitionResult
+        The random-halves experiment, ``"raw"`` and ``"standardized"``.
     coverage : pandas.DataFrame
         The runs' :meth:`~irrepro.data.RunSet.coverage`, indexed by run.
-    simulated, timings, B_pairs
-        Computed on simulated data; seconds per analysis; the pairwise tests' resamples.
+    simulated, timings : bool, dict of str to float
+        Computed on simulated data; seconds per analysis.
 
     Examples
     --------
