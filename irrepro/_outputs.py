@@ -1,12 +1,7 @@
-"""What irrepro may write, replace and remove where a command writes the user's outputs (``report``
-and ``design --out DIR``, ``compare --methods-file``, ``standardize --export-zscores``), checked
-before any work and again when writing: never over or into an input; replace or remove only what a
-manifest proves irrepro wrote (the marker ``.irrepro-report`` of an output directory, the record
-``.irrepro-files`` of single files, each listing every file's size and sha256), naming the rest;
-never through a link; every name the system takes; atomic where it can be (a hidden temporary
-sibling renamed or exchanged into place; beside the user's files, moved in one by one under a
-``pending`` manifest).
-"""
+"""Where irrepro writes the user's outputs (an output directory, a single file), checked before any work
+and again when writing: never over or into an input, never through a link; replace or remove only what a
+manifest (``.irrepro-report`` of a directory, ``.irrepro-files`` of single files: sizes and sha256) proves
+irrepro wrote; atomic where it can be (a hidden temporary sibling renamed or exchanged into place)."""
 
 from __future__ import annotations
 
@@ -128,17 +123,12 @@ class _Survey:
     reason: str = ""
     kind: str = "report"  # the command whose output it is ("report", "design output")
     owned: dict[str, Entry] = field(default_factory=dict)  # listed, content matching
-    changed: list[str] = field(default_factory=list)  # listed, content not matching
-    foreign: list[str] = field(default_factory=list)  # not listed
+    others: list[str] = field(default_factory=list)  # not listed, or content not matching
     empty: bool = False
-
-    @property
-    def only_owned(self) -> bool:
-        return self.listed is not None and not self.changed and not self.foreign
 
     def kept(self) -> list[str]:
         """The entries irrepro leaves alone, as the warning names them (a directory with "/")."""
-        return sorted(self.changed + self.foreign)
+        return sorted(self.others)
 
 
 def _read_manifest(d: Path, marker: str = MARKER, dir_fd: int | None = None) -> _Survey:
@@ -201,18 +191,21 @@ def _survey(d: Path, dir_fd: int | None = None) -> _Survey:
         if name == MARKER:
             continue
         label = name + "/" if _is_dir(_at(d / name, dir_fd), dir_fd) else name
-        if s.listed is None or name not in s.listed:
-            s.foreign.append(label)
-            continue
-        got = None
-        for size in {size for size, _ in s.listed[name]}:
-            got = _file_entry(d / name, size, dir_fd)
-            if got in s.listed[name]:
-                s.owned[name] = got
-                break
+        got = _matching(d / name, s.listed[name], dir_fd) if s.listed and name in s.listed else None
+        if got is None:
+            s.others.append(label)
         else:
-            s.changed.append(label)
+            s.owned[name] = got
     return s
+
+
+def _matching(path: Path, entries: set[Entry], dir_fd: int | None = None) -> Entry | None:
+    """The entry of the regular file ``path`` if it is one of ``entries``, else None."""
+    for size in {size for size, _ in entries}:
+        got = _file_entry(path, size, dir_fd)
+        if got in entries:
+            return got
+    return None
 
 
 def _remove_owned(d: Path) -> list[str]:
@@ -270,17 +263,6 @@ def _record(d: Path, name: str, entry: Entry) -> None:
         _unlock(lock)
 
 
-def _recorded(d: Path, name: str) -> bool:
-    """Whether the record of ``d`` proves the regular file ``d/name`` irrepro's (size and sha256 matching)."""
-    listed = _read_manifest(d, RECORD).listed
-    if not listed or name not in listed:
-        return False
-    return any(_file_entry(d / name, size) in listed[name] for size, _ in listed[name])
-
-
-# --- temporary siblings: locks and leftovers -------------------------------------------------------
-
-
 def _lock(d: Path, wait: bool = False) -> int | None:
     """Lock the directory ``d`` (None without flock, or when held elsewhere and not ``wait``)."""
     if fcntl is None:  # pragma: no cover
@@ -299,12 +281,12 @@ def _unlock(fd: int | None) -> None:
         os.close(fd)  # closing releases the lock
 
 
-def _name_max(d: Path) -> int:
-    """The longest file name (in bytes) the directory ``d`` takes."""
+def _name_max(d: Path, limit: str = "PC_NAME_MAX", default: int = NAME_MAX) -> int:
+    """The longest file name (in bytes; or the system's other ``limit``) the directory ``d`` takes."""
     try:
-        return os.pathconf(d, "PC_NAME_MAX")
+        return os.pathconf(d, limit)
     except (OSError, ValueError, AttributeError):
-        return NAME_MAX
+        return default
 
 
 def temp_stem(name: str, name_max: int = NAME_MAX) -> str:
@@ -372,9 +354,6 @@ def _clean_stale(d: Path) -> None:
                 f"it wrote {few(left)}: look inside and remove it yourself", stacklevel=3)  # fmt: skip
 
 
-# --- the checks, before any work -------------------------------------------------------------------
-
-
 def _out_path(out: str | Path) -> Path:
     return Path(os.path.abspath(os.path.expanduser(os.fspath(out))))
 
@@ -415,10 +394,7 @@ def _check_inputs(given: str, d: Path, inputs: Iterable, option: str, what: str,
 
 def _check_length(given: str, d: Path, base: Path, option: str) -> None:
     name_max = _name_max(base)
-    try:
-        path_max = os.pathconf(base, "PC_PATH_MAX")
-    except (OSError, ValueError, AttributeError):
-        path_max = 4096
+    path_max = _name_max(base, "PC_PATH_MAX", 4096)
     for part in d.relative_to(base).parts:
         if len(os.fsencode(part)) > name_max:
             raise InputError(f"{given}: the name {part[:40]!r}... has {len(os.fsencode(part))} bytes, more "
@@ -523,7 +499,8 @@ def check_file(out: str | Path, *, inputs: Iterable = (), option: str = "--out")
         raise InputError(
             f"{given}: the directory {d.parent} does not exist; create it, or give another {option}"
         )
-    if os.path.lexists(d) and not _recorded(d.parent, d.name):
+    recorded = _read_manifest(d.parent, RECORD).listed or {}  # irrepro's if it still matches its record
+    if os.path.lexists(d) and (d.name not in recorded or _matching(d, recorded[d.name]) is None):
         m = _read_manifest(d.parent)
         if m.listed is not None and d.name in m.listed:
             raise InputError(f"{given}: a file of an irrepro {m.kind} (its {MARKER} lists it), which irrepro replaces "
@@ -544,9 +521,6 @@ def _stream(d: Path) -> bool:
     except OSError:
         return False
     return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
-
-
-# --- writing ---------------------------------------------------------------------------------------
 
 
 def _blob(data: str | bytes) -> bytes:
@@ -649,7 +623,7 @@ def _put_in_place(
             raise
     s = _surveyed(given, d, blobs, what)
     assert s is not None  # (None only for an absent d)
-    if not s.only_owned:
+    if s.listed is None or s.others:
         _write_in_place(given, d, tmp, blobs, entries, s, what)
         return
     if _exchange(tmp, d):  # tmp now holds the earlier output

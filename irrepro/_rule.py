@@ -23,8 +23,6 @@ from .stats import level_percent
 #: The statuses, in the order tables and counts show them.
 STATUSES = ("replicated", "partly", "inconclusive", "not replicated", "not comparable")
 REPLICATED, PARTLY, INCONCLUSIVE, NOT_REPLICATED, NOT_COMPARABLE = STATUSES
-#: kinds whose status comes from words (the rows a claim rests on), not from numbers
-_WORD_KINDS = ("claim",)
 
 _VERDICTS = {"holds": REPLICATED, "partly": PARTLY, "does not": NOT_REPLICATED, "inconclusive": INCONCLUSIVE}
 _WORDS = {s: s for s in STATUSES} | _VERDICTS
@@ -63,8 +61,7 @@ def _combine(statuses: Sequence[str]) -> str:
 
 
 def combine(statuses: Sequence[str]) -> str:
-    """The status of a claim resting on several rows or parts: replicated when all comparable ones are, not
-    replicated when all are not, partly when both occur (or any is partly), else inconclusive or not comparable."""
+    """The status of a claim resting on several rows or parts (statuses or verdict words)."""
     words = [str(x).strip().lower() for x in statuses]
     unknown = [x for x in words if x not in _WORDS]
     if unknown:
@@ -122,9 +119,7 @@ class Margins:
         return float(stats.norm.ppf(0.5 + self.confidence / 2))
 
     def margin(self, kind: str, value: float, scale: float = 1.0, nominal: float | None = None) -> float:
-        """The absolute margin for a paper value ``value`` of ``kind`` (in the row's unit;
-        ``scale`` 100 for a share printed in %); for a rate whose scale a ``nominal`` level sets
-        (a fraction: alpha, or an interval's coverage), a share of the nearer of it and 1 - it."""
+        """The absolute margin of ``kind`` for a paper value ``value`` (``scale`` 100 for %; ``nominal``: a level)."""
         if kind not in self.kinds:
             raise ValueError(f"kind {kind!r}: one of {sorted(self.kinds)} ({self.source})")
         e = self.kinds[kind]
@@ -212,8 +207,6 @@ def margins() -> Margins:
     >>> m = margins()
     >>> round(m.z, 3), m.margin("rate", 0.05), m.margin("rate", 0.5), m.margin("score", 0.2)
     (1.645, 0.02, 0.02, 0.010000000000000002)
-    >>> m.margin("rate", 0.01)  # half the distance to 0
-    0.005
     """
     return read_book_file("margins.yml", _read_margins)
 
@@ -254,8 +247,7 @@ _WORD_FRACTIONS = {"half": 1 / 2, "a half": 1 / 2, "one half": 1 / 2, "a third":
 _SPLIT = re.compile(r"\s+/\s+|\s+vs\.?\s+|\s*->\s*")
 
 #: Every form a paper's value takes in ``book/papers/*.yml``: (form, how the rule reads it, examples as
-#: (paper, kind, ours, our standard error, the status a reader gives)). The rule page shows this table;
-#: the tests check every example against the rule.
+#: (paper, kind, ours, our standard error, the status a reader gives)), shown by the rule page.
 FORMS = (
     ("0.324, 15%", "the value plus or minus half a unit of its last printed digit, widened on both sides by the "
      "margin of the row's kind",
@@ -524,11 +516,6 @@ def judge(
 ) -> Judgement:
     """The status of one paper-vs-ours row: the book's one rule, an equivalence test (``book/rule.md``).
 
-    The paper's printed value, read by its form (``irrepro._rule.FORMS``) and widened by the margin of
-    ``kind``, against ours +- z x sqrt(se_sampling^2 + se_mc^2 + paper_se^2): replicated inside,
-    not replicated wholly outside, inconclusive across an edge; a claim takes the combined status
-    of its ``supports`` or the chapter's ``status``; no paper value: not comparable.
-
     Parameters
     ----------
     paper, ours : object
@@ -541,18 +528,12 @@ def judge(
         not split (read as Monte Carlo), the paper's sampling error.
     se_reason : str
         Why an error is 0 or missing (required then).
-    paper_n : int, sequence of int or None
-        The sample size behind the paper's rate (its binomial error, without ``paper_se``).
-    nominal : float or None
-        The nominal level that sets a rate's scale (alpha, a coverage), as a fraction.
-    replicates : int or None
-        The Monte Carlo replicates behind ``se_mc``, to say how many would decide.
-    unit : str
-        The unit whose sampling ``se_sampling`` is clustered by.
-    status : str or None
-        Only for a claim: the chapter's computed verdict word.
-    supports : sequence
-        For a claim: the rows (``RowRef``) it rests on.
+    paper_n, nominal : int, float, a sequence of them or None
+        The sample size behind the paper's rate (its binomial error); the level setting a rate's scale.
+    replicates, unit : int or None, str
+        The Monte Carlo replicates behind ``se_mc``; the unit ``se_sampling`` is clustered by.
+    status, supports : str or None, sequence
+        For a claim: the chapter's verdict word; the rows (``RowRef``) it rests on.
     reason : str
         Appended to the computed reason.
 
@@ -581,7 +562,7 @@ def judge(
     if kind not in KINDS:
         raise ValueError(f"kind {kind!r}: one of {KINDS}")
     sup = list(supports) if isinstance(supports, (list, tuple)) else [supports] if supports else []
-    if kind in _WORD_KINDS:
+    if kind == "claim":  # its status comes from words (the rows it rests on), not from numbers
         if _missing(paper):
             return Judgement(NOT_COMPARABLE, "the paper gives no claim" + extra)
         if status is not None and not _missing(status):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["constant", "exact", "mean", "mean_sd", "sd", "var", "centred"]
+__all__ = ["constant", "exact", "mean", "mean_sd", "sd", "centred"]
 
 
 def constant(x, axis: int = -1) -> np.ndarray:
@@ -22,8 +22,7 @@ _MAYBE = 1e-8
 
 
 def exact(x, mean, var, axis: int = -1, ddof: int = 1, *, squared: bool = True):
-    """numpy's ``mean`` and ``var`` (or sd, ``squared=False``) of ``x`` along ``axis``, the slices of
-    equal values (NaN left out) set to that value and 0."""
+    """numpy's ``mean`` and ``var`` (sd if not ``squared``) of ``x``, slices of equal values set to it and 0."""
     x = np.asarray(x)
     mean, var = np.asarray(mean), np.asarray(var)
     if x.shape[axis] <= ddof or x.size == 0:
@@ -56,12 +55,6 @@ def mean(x, axis: int = -1) -> np.ndarray:
 def sd(x, axis: int = -1, ddof: int = 1) -> np.ndarray:
     """``x.std(axis, ddof=ddof)``, exactly 0 along constant slices."""
     return mean_sd(x, axis, ddof)[1]
-
-
-def var(x, axis: int = -1, ddof: int = 1) -> np.ndarray:
-    """``x.var(axis, ddof=ddof)``, exactly 0 along constant slices."""
-    x = np.asarray(x, dtype=np.float64)
-    return exact(x, x.mean(axis=axis), x.var(axis=axis, ddof=ddof), axis, ddof)[1]
 
 
 def centred(x, axis: int = -1) -> np.ndarray:

@@ -36,8 +36,7 @@ def slug(text: str) -> str:
 
 
 def shown(text: str) -> str:
-    """``text`` that can be written as UTF-8: a name that is not UTF-8 (its bytes kept as lone
-    surrogates by :func:`os.fsdecode`) shown as ``\\xNN``, e.g. ``nu\\xffdir``; other text as it is."""
+    """``text`` that can be written as UTF-8: the bytes of a name that is not UTF-8 as ``\\xNN``."""
     try:
         text.encode("utf-8")
         return text
@@ -49,15 +48,14 @@ def shown(text: str) -> str:
         return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def few(ids, limit: int = 5) -> str:
-    """Up to ``limit`` ids, comma-separated, and ", ..." when there are more."""
+def few(ids, limit: int = 5, sep: str = ", ") -> str:
+    """Up to ``limit`` ids, separated by ``sep``, and ``sep + "..."`` when there are more."""
     ids = [str(i) for i in ids]
-    return ", ".join(ids[:limit]) + (", ..." if len(ids) > limit else "")
+    return sep.join(ids[:limit]) + (sep + "..." if len(ids) > limit else "")
 
 
 def no_variance(scores, what: str = "") -> str:
-    """Why a statistic of the runs' means (their ranking, its correlation, a spread-normalized
-    error) is undefined on ``scores`` (runs x topics), as a sentence; "" when the runs differ."""
+    """Why a statistic of the runs' means is undefined on ``scores`` (runs x topics); "" when the runs differ."""
     import numpy as np
 
     x = np.asarray(getattr(scores, "scores", scores), dtype=np.float64)
@@ -75,9 +73,7 @@ def no_variance(scores, what: str = "") -> str:
 
 
 def no_pair_variance(scores, i: int, j: int, names=None) -> str:
-    """Why the test of runs ``i`` and ``j`` of ``scores`` (runs x topics) is undefined, as a
-    sentence: ``"no variance: every run scores 1 on every topic"`` or ``"no variance: runs a and b
-    score the same on every topic"``; "" when their scores differ on some topic."""
+    """Why the test of runs ``i`` and ``j`` of ``scores`` (runs x topics) is undefined; "" when they differ."""
     import numpy as np
 
     x = np.asarray(getattr(scores, "scores", scores), dtype=np.float64)
@@ -98,8 +94,7 @@ def json_text(doc, **kwargs) -> str:
 
 
 def json_record(record: dict, reason: str | Callable[[dict], str]) -> dict:
-    """``record`` for :func:`json_text`: its undefined numbers (NaN, infinite) None, and ``"reason"``
-    beside them (``reason``, or ``reason(record)``)."""
+    """``record`` with its NaN or infinite numbers None and a ``"reason"`` (``reason(record)`` if callable)."""
     bad = [k for k, v in record.items()
            if isinstance(v, numbers.Real) and not isinstance(v, numbers.Integral) and not math.isfinite(v)]  # fmt: skip
     if not bad:
@@ -110,8 +105,7 @@ def json_record(record: dict, reason: str | Callable[[dict], str]) -> dict:
 
 
 def missing_scored(values, runs: int) -> str:
-    """How the run-topics that ``runs`` runs miss were scored (``values``: their scores), as one
-    clause: ``"2 run-topics that 1 run misses scored 0 (trec_eval -c, as every mean of irrepro)"``."""
+    """How the run-topics that ``runs`` runs miss were scored (``values``: their scores), as one clause."""
     import numpy as np
 
     v = np.unique(np.asarray(values, dtype=np.float64))

@@ -30,10 +30,7 @@ def load(
     precision: str | None = None,
     progress: bool = False,
 ) -> Inputs:
-    """Read the user's runs with their qrels: what ``irrepro report`` does first.
-
-    Real data or an error: a collection's simulated stand-in only with ``allow_simulated=True``,
-    and then ``Inputs.simulated`` says so.
+    """Read the user's runs with their qrels (real ones, or the stand-in with ``allow_simulated``).
 
     Parameters
     ----------
@@ -70,7 +67,6 @@ def load(
     """
     from . import data
 
-    # paths (a Path is never taken for a collection's name): a directory, or files and directories
     sources = Path(runs) if isinstance(runs, (str, Path)) else [Path(r) for r in runs]
     with warnings.catch_warnings():  # the stand-in is announced by Inputs.simulated and the report
         warnings.simplefilter("ignore", data.SimulatedDataWarning)

@@ -3,8 +3,7 @@ subclasses, each also the built-in type of its kind."""
 
 from __future__ import annotations
 
-#: The project's repository (the same as ``repository.url`` of the book's ``_config.yml``; a test
-#: checks the two agree).
+#: The project's repository (``repository.url`` of the book's ``_config.yml``).
 REPOSITORY_URL = "https://github.com/irrepro/irrepro"
 #: Where a bug in irrepro is reported (the command line names it under a traceback).
 ISSUES_URL = f"{REPOSITORY_URL}/issues"
@@ -13,13 +12,8 @@ ISSUES_URL = f"{REPOSITORY_URL}/issues"
 class InputError(ValueError):
     """Something the user can fix: the message says what, and where (file, line, option).
 
-    Raised for every problem a user can mend - a malformed file (``irrepro.data.DataError``
-    names file, line and problem), a parameter out of range, an unknown name, an output directory
-    irrepro must not touch, data that cannot be found. A :class:`ValueError`; its subclasses are
-    also the built-in type of their kind (a :class:`KeyError` for an unknown name, a
-    :class:`TypeError`, an :class:`OSError` for an output, :class:`irrepro.data.DataUnavailable` a
-    :class:`RuntimeError`). The command line prints it as one line on stderr, exit status 2; any
-    other exception is a bug in irrepro, shown with its traceback and where to report it.
+    A :class:`ValueError`; its subclasses are also the built-in type of their kind (``KeyError``,
+    ``TypeError``, ``OSError``). The command line prints it as one line on stderr, exit status 2.
 
     Examples
     --------

@@ -1,14 +1,7 @@
-"""One escaping function per output format (LaTeX, Markdown, HTML; and, for the writers, plain text,
-CSV, matplotlib and shell), so that any name a user chose comes out of every writer as itself.
-
-Every escaper but the CSV one writes what a reader cannot see, or what changes the text around it
-(control characters, bidirectional overrides, zero-width characters), as a Python string literal
-does (``\\n``, ``\\x1b``, ``\\u202e``). Names longer than ``MAX_NAME`` are shortened for display;
-every writer that shortens keeps the full name beside it (a table's note, an HTML tooltip, the CSV).
-CSV cells follow OWASP's rule against formula injection: a text cell starting with ``=``, ``+``,
-``-``, ``@``, a tab or a carriage return (and not a plain decimal number) is prefixed with ``'``;
-a text cell holding a carriage return makes the whole file ``csv.QUOTE_NONNUMERIC``.
-"""
+"""One escaping function per output format (LaTeX, Markdown, HTML; plain text, CSV, matplotlib, shell),
+so that any name a user chose comes out of every writer as itself: hidden characters written as
+Python's escapes (``\\n``, ``\\u202e``), long names shortened with the full one kept beside, CSV cells
+guarded against formula injection (OWASP)."""
 
 from __future__ import annotations
 
@@ -38,11 +31,6 @@ def _visible(text: str) -> str:
     return "".join(repr(c)[1:-1] if unicodedata.category(c) in _HIDDEN else c for c in text)
 
 
-def _twin_key(label: str) -> str:
-    """What a label looks like: its NFKC form (a ligature or fullwidth letter as the letters)."""
-    return unicodedata.normalize("NFKC", label)
-
-
 def shorten(name, width: int = MAX_NAME) -> str:
     """A name shortened to at most ``width`` characters for display."""
     name = str(name)
@@ -60,7 +48,7 @@ def short_names(names: Iterable, width: int = MAX_NAME) -> list[str]:
     out = [shorten(n, width) for n in names]
     groups: dict[str, list[int]] = {}
     for i, s in enumerate(out):
-        groups.setdefault(_twin_key(s), []).append(i)
+        groups.setdefault(unicodedata.normalize("NFKC", s), []).append(i)
     taken = set(groups)
     for idx in groups.values():
         if len(idx) < 2:
@@ -75,10 +63,10 @@ def short_names(names: Iterable, width: int = MAX_NAME) -> list[str]:
                 tag = f"[{k}]"
                 n = names[i]
                 label = shorten(n, width - len(tag)) + tag if len(n) > width - len(tag) else n + tag
-                if _twin_key(label) not in taken:
+                if unicodedata.normalize("NFKC", label) not in taken:
                     break
             out[i] = label
-            taken.add(_twin_key(label))
+            taken.add(unicodedata.normalize("NFKC", label))
     return out
 
 
@@ -91,7 +79,7 @@ def look_alikes(names: Iterable) -> list[list[str]]:
     """The names that differ but look the same: equal in Unicode's normalization NFKC."""
     groups: dict[str, list[str]] = {}
     for n in dict.fromkeys(str(n) for n in names):
-        groups.setdefault(_twin_key(n), []).append(n)
+        groups.setdefault(unicodedata.normalize("NFKC", n), []).append(n)
     return [g for g in groups.values() if len(g) > 1]
 
 
@@ -117,9 +105,6 @@ _LATEX_PROSE_RE = re.compile("|".join(re.escape(k) for k in _LATEX if k not in "
 
 def latex(text, *, prose: bool = False) -> str:
     """``text`` for LaTeX's text mode (a table cell, a caption), every character printed as it is.
-
-    Special characters escaped or set in Computer Modern Typewriter's glyphs, ``--`` and ``,,`` kept
-    apart, control characters made visible; letters beyond ASCII kept (pdflatex sets the Latin ones).
 
     Parameters
     ----------
@@ -151,15 +136,13 @@ _OT1_MISSING = frozenset("«»ÐÞðþĄąĐđĘęĦħĮįĸĿŀŉŊŋŦŧŲųſ
 
 def latex_beyond_pdflatex(text) -> list[str]:
     """The characters of ``text`` that pdflatex cannot set in its default font encoding."""
-    return list(
-        dict.fromkeys(
-            c for c in str(text) if (ord(c) > 0x17F and not 0x2010 <= ord(c) <= 0x2026) or c in _OT1_MISSING
-        )
-    )
+    beyond = [
+        c for c in str(text) if (ord(c) > 0x17F and not 0x2010 <= ord(c) <= 0x2026) or c in _OT1_MISSING
+    ]
+    return list(dict.fromkeys(beyond))
 
 
-# CommonMark: any ASCII punctuation may be backslash-escaped. These start inline constructs
-# anywhere in a line (code, emphasis, links, HTML, entities, strikethrough, math, table cells).
+# CommonMark's inline constructs (code, emphasis, links, HTML, entities, math, table cells) start anywhere
 _MD_INLINE = re.compile(r"([\\`*_\[\]<>|~$&])")
 # ... and these only at the start of a line (headings, list items, setext underlines).
 _MD_LEADING = re.compile(r"^([#+\-=])")
@@ -167,9 +150,6 @@ _MD_LEADING = re.compile(r"^([#+\-=])")
 
 def markdown(text) -> str:
     """``text`` for a Markdown table cell or inline text, shown literally.
-
-    ``\\ ` * _ [ ] < > | ~ $ &`` backslash-escaped anywhere, a leading ``# + - =`` too, spaces at
-    either end as ``&#32;``, control characters made visible.
 
     Parameters
     ----------
@@ -194,9 +174,7 @@ def markdown(text) -> str:
 
 
 def html(text):
-    """``text`` for HTML (text or an attribute value).
-
-    markupsafe's escape, control characters made visible; a :class:`markupsafe.Markup` as it is.
+    """``text`` for HTML (text or an attribute value); a :class:`markupsafe.Markup` as it is.
 
     Parameters
     ----------
@@ -259,8 +237,6 @@ def shell(text) -> str:
 
     return "$'" + "".join(map(word, text)) + "'"
 
-
-# the CSV writers' escaping
 
 _CSV_FORMULA = ("=", "+", "-", "@", "\t", "\r")
 _NUMBER = re.compile(r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|infinity|nan)", re.IGNORECASE)

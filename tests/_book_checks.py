@@ -16,7 +16,7 @@ from pathlib import Path
 from bs4 import BeautifulSoup
 
 from irrepro import book
-from irrepro._rule import _WORD_KINDS, KINDS, _combine, book_dir, judge_row
+from irrepro._rule import KINDS, _combine, book_dir, judge_row
 
 #: classes of the parts of a page generated from rows (they may state statuses)
 GENERATED = (
@@ -226,7 +226,7 @@ def check_rows(records: Sequence[Mapping]) -> list[str]:
             if status not in book.STATUSES:
                 problems.append(f"{where}: status {status!r} is not one of {book.STATUSES}")
                 continue
-            numeric = kind not in _WORD_KINDS
+            numeric = kind != "claim"
             if numeric and by == "rule" and not _missing(r.get("paper")) and not _missing(r.get("ours")):
                 if r.get("margin") is None:
                     problems.append(f"{where}: no margin")

@@ -1,20 +1,6 @@
-"""The four papers' analyses applied to any set of TREC runs, as one self-contained HTML report.
-
-One-line use (or ``irrepro report RUNS_DIR --qrels QRELS`` from the shell)::
-
-    from irrepro import report
-    inp = report.load("my-runs/", "qrels.txt")     # real qrels or an error; coverage checked
-    rep = report.analyse(inp.runset, seed=1)
-    rep.write("my-report/")             # my-report/index.html (+ the tables as CSV)
-
-Each analysis is the package function its chapter uses, at the papers' scale (``settings``;
-``scale="quick"`` for a fast look): the scores and their coverage (:func:`irrepro.measures.evaluate`),
-the paired tests of every pair with d_z, Holm and Benjamini-Hochberg (Sakai 2006; B raised to
-B >= 20 m / alpha over the m pairs, ``irrepro.stats.corrected_resamples``), the corpus bootstrap of
-every run's MAP (Cormack & Lynam 2006, always on AP), the topic split (Sanderson & Zobel 2005),
-standardization (Webber, Moffat & Zobel 2008) and the topic-set sizes (Sakai 2016). Every mean is
-trec_eval -c's (a topic a run lacks scores 0); every random step draws from its own child of ``seed``.
-"""
+"""The four papers' analyses applied to any set of TREC runs, as one self-contained HTML report
+(``irrepro report RUNS_DIR --qrels QRELS``), each analysis the package function its chapter uses:
+:func:`load` the runs, :func:`analyse` them, ``Report.write`` the page; :func:`run` does all three."""
 
 from __future__ import annotations
 
@@ -26,6 +12,7 @@ from typing import TYPE_CHECKING
 from .. import _lazy, parallel, significance
 from .._measure_names import require_per_topic
 from .._outputs import check_dir
+from .._text import few
 from .._user_inputs import load
 from ..data import DataError, RunSet
 from ..data._common import _release_memory
@@ -46,9 +33,7 @@ from ._settings import (  # noqa: F401  (Settings, the DESIGN_ names, PAIRS_B_MA
 if TYPE_CHECKING:
     from ._page import Report
 
-# The analyses, the results and the page import pandas, scipy and matplotlib: their names load on
-# first use (PEP 562), so that ``irrepro report`` reads the runs before those libraries are in
-# memory (its peak).
+# the page's names load on first use (PEP 562): the runs are read before pandas, scipy, matplotlib
 _LAZY = dict.fromkeys(("Report", "_run_blocks", "MAX_PAIRS_SHOWN", "_render", "_template"), "_page")
 
 
@@ -77,9 +62,7 @@ def analyse(
     test: str = "bootstrap",
     baseline: str | None = None,
 ) -> Report:
-    """Apply the four papers' analyses to ``runs`` and return a :class:`Report`.
-
-    Needs 3 runs and 4 topics; the topic split, left out below 10 topics, says why.
+    """Apply the four papers' analyses to ``runs`` (3 runs and 4 topics at least) as a :class:`Report`.
 
     Parameters
     ----------
@@ -91,14 +74,10 @@ def analyse(
         The seed (>= 0; each analysis draws from a child of it) and the lowest relevant grade.
     scale : {"paper", "quick"} or None
         The sizes of the computations (``settings``); None is ``"paper"``.
-    n_jobs : int, optional
-        Workers (None is 1); the numbers do not depend on it.
-    progress : bool
-        Show progress bars.
-    qrels_label : str
-        How the report names the qrels (default the qrels' own name).
-    simulated : bool, optional
-        Mark the report as computed on simulated data (default the run set's flag).
+    n_jobs, progress : int or None, bool
+        Workers (None is 1; the numbers do not depend on it); show progress bars.
+    qrels_label, simulated : str, bool or None
+        How the report names the qrels (default their name); computed on simulated data (default the runs' flag).
     test : str
         The test of the pairs, a key of :data:`irrepro.significance.TESTS`.
     baseline : str, optional
@@ -240,8 +219,7 @@ def _check_test(test: str, baseline: str | None, runs) -> None:
     if test not in significance.TESTS:
         raise InputError(f"test must be one of {', '.join(significance.TESTS)}, not {test!r}")
     if baseline is not None and baseline not in runs:
-        names = ", ".join(list(runs)[:8]) + (", ..." if len(runs) > 8 else "")
-        raise InputError(f"baseline {baseline!r} is not one of the runs ({names})")
+        raise InputError(f"baseline {baseline!r} is not one of the runs ({few(runs, 8)})")
 
 
 def _check_run_count(S: int) -> None:
@@ -266,9 +244,6 @@ def run(
     baseline: str | None = None,
 ) -> Path:
     """Load, analyse and write the report of a directory of runs: what ``irrepro report`` does.
-
-    What can be checked without the data is checked first; a collection's simulated stand-in is
-    taken only with ``allow_simulated=True``, and the report then says so.
 
     Parameters
     ----------

@@ -1,6 +1,5 @@
-"""The report's heavy analyses, by blocks so that memory does not grow with the number of runs, and
-its results - :class:`Report` - with its page: figures, tables, files and the HTML of the jinja2
-template ``irrepro/templates/report.html.j2``."""
+"""The report's heavy analyses (by blocks: memory does not grow with the runs) and :class:`Report`, with
+its page (template ``irrepro/templates/report.html.j2``)."""
 
 from __future__ import annotations
 
@@ -47,6 +46,14 @@ AVERAGING = (
     "of 0)."
 )
 
+#: The significance counts of the summary (label, column): Holm and BH's, or randomised Tukey HSD's.
+_FAMILIES = {
+    False: (("Holm", "ASL (Holm)"), ("Benjamini-Hochberg", "ASL (BH)")),
+    True: (("family-wise (randomised Tukey HSD)", "ASL"),),
+}
+#: The ASL curves' labels, by column of the pairs.
+_CURVES = {"ASL": "ASL", "ASL (Holm)": "Holm-adjusted", "ASL (BH)": "BH-adjusted"}
+
 _SIMULATED = (
     "computed on SIMULATED data: the qrels {qrels!r} are irrepro's simulated stand-in, not real "
     "relevance judgments (the real files could not be had, and --allow-simulated was given)"
@@ -59,43 +66,32 @@ class Report:
 
     Attributes
     ----------
-    name, qrels, measure : str
-        The run set's name, how the qrels were named, the measure of the scores and the tests.
-    seed, rel : int
-        The seed every random step drew from (a child each) and the lowest relevant grade.
+    name, qrels, measure, test, precision : str
+        The run set's name, the qrels' label, the measure, the pairs' test, how the scores were ranked.
+    seed, rel, B_pairs : int
+        The seed, the lowest relevant grade, the pairwise tests' resamples.
     settings : Settings
         The sizes of the computations.
-    scores : irrepro.data.ScoreMatrix
-        ``(S, T)`` per-topic scores of ``measure``.
+    baseline : str or None
+        The baseline run, if any.
+    scores, standardized : irrepro.data.ScoreMatrix, numpy.ndarray
+        ``(S, T)`` per-topic scores of ``measure``, and standardized (Phi(z)).
     n_relevant : numpy.ndarray
         ``(T,)`` relevant documents per topic.
     pairs : pandas.DataFrame
-        One row per pair of runs: difference, percentile 95% CI, d_z with its BCa 95% CI, ASL and
-        (but for randomised Tukey HSD) ASL (Holm) and ASL (BH).
+        One row per pair of runs: difference, 95% CI, d_z and its BCa CI, ASL (Holm, BH but for Tukey HSD).
     corpus : irrepro.corpus_bootstrap.FullCorpus
         The corpus bootstrap of every run.
-    swap, growth : irrepro.topic_split.SwapExperiment, irrepro.topic_split.GrowthFit or None
-        The swap experiment and its GROWTH projection; None below 10 topics (``swap_note`` says why).
+    swap, growth, design : irrepro.topic_split.SwapExperiment, irrepro.topic_split.GrowthFit, pandas.DataFrame
+        The swap experiment, its GROWTH fit, Sakai's topic-set sizes; None when left out.
     swap_note, design_note : str
         Why the swap experiment or the design table is left out.
-    standardized : numpy.ndarray
-        ``(S, T)`` standardized scores Phi(z).
     halves : dict of str to irrepro.standardize.PartitionResult
         The random-halves experiment, ``"raw"`` and ``"standardized"``.
     coverage : pandas.DataFrame
         The runs' :meth:`~irrepro.data.RunSet.coverage`, indexed by run.
-    simulated : bool
-        Computed on simulated data (the header says so).
-    timings : dict of str to float
-        Seconds per analysis.
-    test, baseline : str, str or None
-        The test of the pairs (:data:`irrepro.significance.TESTS`); the baseline run, if any.
-    design : pandas.DataFrame or None
-        Sakai's topic-set sizes (:func:`irrepro.design.topic_set_sizes`).
-    precision : str
-        How the run files' scores were ranked.
-    B_pairs : int
-        Resamples of the pairwise tests (0: ``settings.B_tests``).
+    simulated, timings : bool, dict of str to float
+        Computed on simulated data; seconds per analysis.
 
     Examples
     --------
@@ -125,6 +121,7 @@ class Report:
     standardized: np.ndarray  # (S, T) Phi(z)
     halves: dict[str, sz.PartitionResult]
     coverage: pd.DataFrame
+    B_pairs: int
     simulated: bool = False
     timings: dict[str, float] = field(default_factory=dict)
     test: str = "bootstrap"
@@ -132,11 +129,6 @@ class Report:
     design: pd.DataFrame | None = None
     design_note: str = ""
     precision: str = "float32"
-    B_pairs: int = 0
-
-    def __post_init__(self) -> None:
-        if not self.B_pairs:
-            object.__setattr__(self, "B_pairs", self.settings.B_tests)
 
     @property
     def runs(self) -> tuple[str, ...]:
@@ -163,8 +155,7 @@ class Report:
         return float(np.mean(self.pairs["ASL"].to_numpy() < alpha))
 
     def runs_table(self) -> pd.DataFrame:
-        """One row per run, best mean first: mean, coverage, MAP intervals, standardized mean, ranks,
-        and how many runs it beats / loses to significantly (:attr:`family_wise` ASL < 0.05)."""
+        """One row per run, best mean first: means, coverage, MAP intervals, ranks, significant wins / losses."""
         mean = self.scores.mean()
         par = self.corpus.maps[("parametric", "MAP")]
         boot = self.corpus.maps[("bootstrap", "MAP")]
@@ -188,8 +179,7 @@ class Report:
         return frame.sort_values(f"mean {m}", ascending=False, kind="stable").reset_index(drop=True)
 
     def summary(self) -> dict:
-        """The headline numbers, quantity -> number or text (an undefined one its reason, never NaN);
-        first, when the qrels are simulated, a warning."""
+        """The headline numbers, quantity -> number or text (an undefined one its reason, never NaN)."""
         S, T = self.scores.shape
         tau = float(kendall_tau(self.scores.mean(), self.standardized.mean(axis=1)))
 
@@ -211,13 +201,8 @@ class Report:
             "pairs": len(self.pairs),
             "discriminative power (ASL < 0.05)": self.discriminative_power(0.05)
         })  # fmt: skip
-        if self.test == "tukey":
-            out["significant pairs, family-wise (randomised Tukey HSD)"] = int(
-                (self.pairs["ASL"] < 0.05).sum()
-            )
-        else:
-            out["significant pairs, Holm"] = int((self.pairs["ASL (Holm)"] < 0.05).sum())
-            out["significant pairs, Benjamini-Hochberg"] = int((self.pairs["ASL (BH)"] < 0.05).sum())
+        for label, col in _FAMILIES[self.test == "tukey"]:
+            out[f"significant pairs, {label}"] = int((self.pairs[col] < 0.05).sum())
         width = float(np.nanmedian(self.corpus.maps[("parametric", "MAP")].width))
         out["median width of the MAP interval (parametric)"] = width
         out["Kendall tau, raw vs standardized ranking"] = defined(tau)
@@ -276,8 +261,7 @@ class Report:
         )  # fmt: skip
 
     def files(self) -> dict[str, str]:
-        """The report's files, name -> content: ``index.html``, the tables as CSV, ``methods.md``,
-        ``methods.tex`` and ``ir_metadata.yml``."""
+        """The report's files, name -> content: the page, the tables as CSV, the methods and ir_metadata."""
         summ, runs = self.summary(), self.runs_table()
         files = {
             "summary.csv": to_csv(_summary_frame(summ), index=False),
@@ -296,9 +280,7 @@ class Report:
         return files
 
     def write(self, out: str | Path) -> Path:
-        """Write the report's :meth:`files` into the directory ``out`` (new, empty, or an earlier report:
-        only the files its manifest ``.irrepro-report`` proves irrepro's are replaced or removed, the
-        rest named in a warning); returns ``out/index.html``, or raises :class:`~irrepro.InputError`."""
+        """Write the report's :meth:`files` into the directory ``out`` (``irrepro._outputs.write_dir``); returns its page."""
         return write_dir(out, self.files(), what="report") / "index.html"
 
 
@@ -327,18 +309,15 @@ def _png(fig) -> str:
 def _table(
     frame: pd.DataFrame,
     digits: int = 4,
-    index: bool = False,
     scroll: bool = False,
     caption: str = "",
-    labels: Mapping[str, str] | None = None,
+    labels: Mapping | None = None,
 ) -> str:
     """``frame`` as an escaped HTML table, run names (columns run, run x, run y) shortened, full in a tooltip."""
     from markupsafe import Markup
 
-    shown = labels or {}
-
     def run(v):
-        return escape.html_name(v, label=shown.get(v))
+        return escape.html_name(v, label=(labels or {}).get(v))
 
     out = frame.copy(deep=False)
     for k, col in enumerate(out.columns):
@@ -346,10 +325,8 @@ def _table(
             cell = run if col in ("run", "run x", "run y") else escape.html
             out.isetitem(k, out.iloc[:, k].map(lambda v, cell=cell: cell(v) if isinstance(v, str) else v))
     out.columns = [escape.html(c) for c in out.columns]
-    if index:
-        out.index = out.index.map(escape.html)
     html = out.to_html(
-        index=index, float_format=lambda v: f"{v:.{digits}f}", na_rep="-", border=0, escape=False
+        index=False, float_format=lambda v: f"{v:.{digits}f}", na_rep="-", border=0, escape=False
     )
     if caption:  # pandas' to_html has no caption: put one after the opening tag
         head, rest = html.split(">", 1)
@@ -403,25 +380,17 @@ def _fig_scores(rep: Report):
 
 def _fig_asl(rep: Report):
     fig, axes = plots.panels(2, 1, height=4.2)
-    if rep.test == "tukey":
-        curves = {"ASL (family-wise)": rep.pairs["ASL"].to_numpy()}
-    else:
-        curves = {
-            name: rep.pairs[col].to_numpy()
-            for name, col in (("ASL", "ASL"), ("Holm-adjusted", "ASL (Holm)"), ("BH-adjusted", "ASL (BH)"))
-        }
+    names = {"ASL": "ASL (family-wise)"} if rep.test == "tukey" else _CURVES
+    curves = {names[col]: rep.pairs[col].to_numpy() for col in rep.pairs if col in names}
     plots.plot_asl_curves(curves, ax=axes[0])
     B = f" (B = {rep.B_pairs:,})" if rep.test in ("bootstrap", "permutation", "tukey") else ""
     axes[0].set(xlabel="run pairs sorted by ASL", title=f"ASL curve, {rep.test_label}{B}")
     # significance matrix: runs in order of mean score, sign of the difference where Holm-significant
     order = np.argsort(-rep.scores.mean(), kind="stable")
+    sig = rep.pairs[rep.family_wise].to_numpy() < 0.05
+    labels = rep.runs if len(rep.runs) <= 30 else None
     plots.plot_significance_matrix(
-        rep.pair_index(),
-        rep.pairs["difference"].to_numpy(),
-        rep.pairs[rep.family_wise].to_numpy() < 0.05,
-        order,
-        labels=rep.runs if len(rep.runs) <= 30 else None,
-        ax=axes[1],
+        rep.pair_index(), rep.pairs["difference"].to_numpy(), sig, order, labels=labels, ax=axes[1]
     )
     which = "Family-wise" if rep.test == "tukey" else "Holm-"
     axes[1].set(
@@ -438,12 +407,9 @@ def _fig_corpus(rep: Report):
     fig, axes = plots.panels(rows, 2, height=1.9, squeeze=False)
     maps = rep.corpus.maps
     plots.plot_run_intervals(axes[:, 0], maps[("parametric", "MAP")], title="MAP, parametric", ylabel="MAP")
+    lmap = maps[("bootstrap", "L-MAP")]
     plots.plot_run_intervals(
-        axes[:, 1],
-        maps[("bootstrap", "L-MAP")],
-        title="L-MAP, bootstrap",
-        transform=expit,
-        ylabel="expit(L-MAP)",
+        axes[:, 1], lmap, title="L-MAP, bootstrap", transform=expit, ylabel="expit(L-MAP)"
     )
     fig.suptitle(f"Corpus-bootstrap 95% intervals of every run (B = {rep.settings.B_corpus})")
     return fig
@@ -468,13 +434,8 @@ def _fig_split(rep: Report):
 def _fig_std(rep: Report):
     fig, axes = plots.panels(1, 2, height=3.8)
     m = escape.shorten(rep.measure)
-    plots.plot_scatter(
-        rep.scores.mean(),
-        rep.standardized.mean(axis=1),
-        xlabel=f"mean {m}",
-        ylabel=f"mean standardized {m}",
-        ax=axes[0],
-    )
+    x, y = rep.scores.mean(), rep.standardized.mean(axis=1)
+    plots.plot_scatter(x, y, xlabel=f"mean {m}", ylabel=f"mean standardized {m}", ax=axes[0])
     axes[0].set_title("Raw vs standardized means")
     plots.plot_false_positives({f: r.summary() for f, r in rep.halves.items()}, ax=axes[1])
     axes[1].set(
@@ -487,16 +448,12 @@ def _fig_std(rep: Report):
 def _template():
     import jinja2
 
+    loader = jinja2.PackageLoader("irrepro", "templates")
+    # StrictUndefined: a name the template needs and the page lacks fails
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader("irrepro", "templates"),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,  # a name the template needs and the page lacks fails
-        trim_blocks=True,
-        lstrip_blocks=True,
+        loader=loader, autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True
     )
-    env.filters["name"] = (
-        escape.html_name
-    )  # a user's name: shortened beyond MAX_NAME, the full one as tooltip
+    env.filters["name"] = escape.html_name  # shortened beyond MAX_NAME, the full name as tooltip
     env.filters["short"] = lambda v: escape.html(escape.shorten(v))
     return env.get_template("report.html.j2")
 
@@ -575,12 +532,8 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame, methods: str = "") -> s
         if len(none):  # no answer for these pairs ("-"): why, never "nan"
             x = rep.scores.scores
             why = list(dict.fromkeys(no_pair_variance(x, int(i), int(j), rep.runs) or other for i, j in none))
-            pairs_undefined += (
-                f" {label} -: {what} for {len(none)} pair{'s' if len(none) > 1 else ''}: "
-                + "; ".join(why[:3])
-                + ("; ..." if len(why) > 3 else "")
-                + "."
-            )
+            n = len(none)
+            pairs_undefined += f" {label} -: {what} for {n} pair{'s' if n > 1 else ''}: {few(why, 3, '; ')}."
     pairs_undefined = pairs_undefined.strip()
     cov = rep.coverage[(rep.coverage["missing"].map(len) > 0) | (rep.coverage["ignored"].map(len) > 0)]
     cov_table = pd.DataFrame({
@@ -591,16 +544,20 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame, methods: str = "") -> s
         "ignored, ids": cov["ignored"].map(few).to_numpy()
     })  # fmt: skip
     first = rep.growth.first_reliable() if rep.growth is not None else None
+    errors = _error_table(rep).rename_axis("relative difference on set 1") if rep.swap is not None else None
     labels = _labels(rep)
     baseline = escape.html_name(rep.baseline, label=labels.get(rep.baseline)) if rep.baseline else ""
-    against = Markup(" against the baseline ") + baseline if rep.baseline else Markup("")  # (in captions)
+    against = Markup(" against the baseline ") + baseline if rep.baseline else Markup("")
+
+    def caption(text: str):
+        return escape.html(f"{text} {rep.test_label}") + against
+
     context = {
         "rep": rep,
+        "summ": summ,
         "baseline": baseline,
         "S": S,
         "T": T,
-        "m": rep.measure,
-        "st": rep.settings,
         "written": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "simulated_warning": _SIMULATED.format(qrels=rep.qrels) if rep.simulated else "",
         "averaging": AVERAGING.format(T=T),
@@ -610,43 +567,22 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame, methods: str = "") -> s
         if len(cov_table)
         else "",
         "n_coverage": len(cov_table),
-        "runs_table": _table(
-            runs,
-            scroll=True,
-            caption=escape.html(f"Runs; significance by the {rep.test_label}") + against,
-            labels=labels,
-        ),  # wide: scrolls
+        "runs_table": _table(runs, scroll=True, caption=caption("Runs; significance by the"), labels=labels),
         "fig_scores": _png(_fig_scores(rep)),
         "fig_asl": _png(_fig_asl(rep)),
         "fig_corpus": _png(_fig_corpus(rep)),
         "fig_split": _png(_fig_split(rep)) if rep.swap is not None else "",
         "fig_std": _png(_fig_std(rep)),
         "power": 100 * rep.discriminative_power(),
-        "n_pairs": len(rep.pairs),
-        "n_holm": summ.get("significant pairs, Holm", 0),
-        "n_bh": summ.get("significant pairs, Benjamini-Hochberg", 0),
-        "n_fw": summ.get("significant pairs, family-wise (randomised Tukey HSD)", 0),
-        "test_label": rep.test_label,
         "B_pairs": f"{rep.B_pairs:,}",
         "B_note": _pairs_resamples(len(rep.runs), rep.baseline, rep.test, rep.settings.B_tests)[1],
         "pairs_note": pairs_note,
         "pairs_undefined": pairs_undefined,
         "pairs_table": _table(
-            shown,
-            scroll=len(shown) > 30,
-            labels=labels,
-            caption=escape.html(f"Pairs of runs, {rep.test_label}") + against,
+            shown, scroll=len(shown) > 30, labels=labels, caption=caption("Pairs of runs,")
         ),
-        "map_width": float(np.nanmedian(rep.corpus.maps[("parametric", "MAP")].width)),
-        "error_table": (
-            _table(_error_table(rep).rename_axis("relative difference on set 1").reset_index(), digits=3)
-            if rep.swap is not None
-            else ""
-        ),
+        "error_table": _table(errors.reset_index(), digits=3) if errors is not None else "",
         "first_reliable": first or "none",
-        "tau": summ["Kendall tau, raw vs standardized ranking"],
-        "drmse_raw": summ["dRMSE between random halves, raw"],
-        "drmse_std": summ["dRMSE between random halves, standardized"],
         "num": _num,
         "hr": rep.halves["raw"].summary(),
         "hs": rep.halves["standardized"].summary(),
@@ -688,10 +624,10 @@ def _pair_table(
     if test != "bootstrap":
         seed, seed_test = parallel.as_seed_sequence(seed).spawn(2)
     samples = bt.bootstrap_samples(scores.shape[1], B, seed=seed)
-    if baseline is None:
-        pairs = bt.all_pairs(scores.shape[0])
-    else:
-        pairs = bt.baseline_pairs(scores.shape[0], list(scores.systems).index(baseline))
+    S = scores.shape[0]
+    pairs = (
+        bt.all_pairs(S) if baseline is None else bt.baseline_pairs(S, list(scores.systems).index(baseline))
+    )
     blocks = [pairs[b] for b in parallel._chunks(len(pairs), min(_PAIR_BLOCK, _PAIR_CELLS // B))]
 
     def block(p):
@@ -704,6 +640,7 @@ def _pair_table(
     x = scores.scores
     es = np.where((x[pairs[:, 0]] == x[pairs[:, 1]]).all(axis=1), np.nan, es)  # d_z of identical runs: 0/0
     if test == "bootstrap":
+        B_done = int(samples.shape[0])
         res = significance.PairwiseResult(
             "bootstrap",
             scores.measure,
@@ -714,7 +651,7 @@ def _pair_table(
             asl.copy(),
             "none",
             x.shape[1],
-            int(samples.shape[0]),
+            B_done,
         )
     else:
         res = significance.pairwise_test(
@@ -757,8 +694,6 @@ def _corpus_of(blocks: list[cb.Lists], runs, topics, B: int, seed, n_jobs, progr
             parts.append(cb.full_corpus(lists, B=B, seed=ss, n_jobs=n_jobs, average="all"))
             bar.update(lists.shape[0])
     _release_tables()  # the Poisson tables: not needed by the rest of the report
-    if len(parts) == 1:
-        return replace(parts[0], runs=tuple(runs), topics=tuple(topics))
 
     def cat(ivs):
         return replace(ivs[0], **{f.name: np.concatenate([getattr(v, f.name) for v in ivs])

@@ -15,9 +15,7 @@ REPORT_FILES = ("index.html", "summary.csv", "runs.csv", "pairs.csv", "error-rat
 
 @dataclass(frozen=True)
 class Settings:
-    """The sizes of the report's computations: the paired tests' B (Sakai 2006: 1000), the corpus
-    bootstrap's (Cormack & Lynam 2006: 2000), the swap experiment's repetitions and largest size
-    (Sanderson & Zobel 2005: 50, 25), the random halves (Webber et al. 2008: "multiple"; 1000)."""
+    """The sizes of the report's computations (:func:`settings`)."""
 
     B_tests: int
     B_corpus: int
