@@ -305,6 +305,8 @@ def _largest_projected_error(fit: GrowthFit) -> float:
 
 #: The bins' widths (absolute; relative to the smaller mean) and number of each kind.
 ABS_WIDTH, REL_WIDTH, N_BINS = 0.01, 0.05, 20
+
+
 def drop_bottom(matrix: ScoreMatrix, fraction: float = 0.25, by: ScoreMatrix | None = None) -> ScoreMatrix:
     """The runs of ``matrix`` without the bottom ``floor(fraction * S)`` by mean score of ``by`` (section 3).
 
