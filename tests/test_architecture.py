@@ -293,6 +293,7 @@ KNOWN_PRIVATE = {
     "irrepro.sensitivity -> irrepro.significance._samples.baseline_pairs",
     "irrepro.sensitivity -> irrepro.significance._samples.bootstrap_samples",
     "irrepro.sensitivity.study -> irrepro.significance._samples._as_matrix",
+    "irrepro.sensitivity.study -> irrepro.significance._samples._check_pairs",
     "irrepro.sensitivity.study -> irrepro.significance._samples._check_samples",
     "irrepro.sensitivity.study -> irrepro.significance._samples._summary",
     "irrepro.sensitivity.study -> irrepro.significance._samples.bootstrap_samples",

@@ -471,3 +471,17 @@ def test_swap_rates_bins_and_table_row_of_a_toy_matrix():
     assert (sw.swaps / sw.counts).round(3).tolist() == [0.35, 0.129, 0.0, 0.0]
     row = {k: round(v, 3) if isinstance(v, float) else v for k, v in sw.table_row().items()}
     assert row == {"measure": "", "abs": 0.1, "rel": 0.116, "max": 0.86, "sensitivity": 0.622}
+
+
+def test_stability_over_a_set_of_pairs_is_stability_of_those_systems():
+    rng = np.random.default_rng(3)
+    x = rng.uniform(0, 1, (5, 30))
+    samples = bt.bootstrap_samples(30, B=100, seed=4)
+    f = [0.05, 0.1]
+    one = bt.stability(x, samples, fuzziness=f, pairs=[[1, 3]])
+    alone = bt.stability(x[[1, 3]], samples, fuzziness=f)
+    assert np.array_equal(one.minority_rate, alone.minority_rate) and np.array_equal(
+        one.prop_ties, alone.prop_ties
+    )
+    every = bt.stability(x, samples, fuzziness=f, pairs=np.array(np.triu_indices(5, 1)).T)
+    assert np.array_equal(every.minority_rate, bt.stability(x, samples, fuzziness=f).minority_rate)

@@ -422,3 +422,22 @@ def test_rate_se_is_the_spread_over_repetitions_and_over_seeds():
     runs = np.array([run(s) for s in range(40)])
     ratio = runs[:, 1].mean() / runs[:, 0].std(ddof=1)
     assert 0.7 < ratio < 1.4, ratio
+
+
+def test_swap_experiment_bins_and_growth_fit_options_are_the_users():
+    from irrepro.data import synthetic
+
+    years = [synthetic.score_matrix(8, 50, seed=s) for s in (1, 2)]
+    run = dict(sizes=[5, 10, 15, 20], B=20, seed=2, filters=["none"])
+    full = ts.swap_experiment(years, **run)
+    few = ts.swap_experiment(years, n_bins=10, **run)  # the first 10 bins, the rest dropped
+    assert few.trials.shape[-1] == 10 and full.trials.shape[-1] == 20
+    assert np.array_equal(few.trials, full.trials[..., :10]) and np.array_equal(
+        few.errors, full.errors[..., :10]
+    )
+    wide = ts.swap_experiment(years, abs_width=0.5, rel_width=10.0, **run)  # every pair in bin 0
+    assert wide.abs_width == 0.5 and (wide.trials[..., 1:] == 0).all()
+    assert (wide.trials[..., 0] == 2 * 28 * 20).all() and (full.trials.sum(-1) < 2 * 28 * 20).all()
+    fit = ts.growth_fit(full, threshold=0.2, min_points=4)
+    assert fit.threshold == 0.2
+    assert np.all(np.isnan(fit.b[fit.n_points < 4])) and np.all(np.isfinite(fit.b[fit.n_points >= 4]))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from .._rule import PaperValue, book_dir, read_book_file
@@ -26,7 +26,7 @@ STUDIES = (
 )
 
 
-class PaperNumbers(dict):
+class PaperNumbers(Mapping):
     """The numbers of one paper, from ``book/papers/<bibkey>.yml``: ``numbers[key]`` is a ``PaperValue``."""
 
     _FIELDS = ("table", "row", "column", "value", "section", "wording")
@@ -50,6 +50,7 @@ class PaperNumbers(dict):
             )
         #: the paper's names of measures, runs, ... mapped to ours (``"AveP": "AP"``)
         self.names = dict(names or {})
+        self._values = {}
         for key, e in entries.items():
             unknown = set(e) - set(self._FIELDS)
             if unknown or "value" not in e or "section" not in e or "table" not in e:
@@ -57,19 +58,28 @@ class PaperNumbers(dict):
                     f"{source or paper}: entry {key!r} needs table, value and section "
                     f"(and may have row, column, wording){'; unknown ' + str(sorted(unknown)) if unknown else ''}"
                 )
-            self[str(key)] = PaperValue(
+            self._values[str(key)] = PaperValue(
                 paper,
                 str(key),
                 e["value"],
                 **{k: "" if e.get(k) is None else str(e[k]) for k in self._FIELDS if k != "value"},
             )
 
-    def __missing__(self, key: str) -> PaperValue:
-        near = [k for k in self if k.split(".")[0] == key.split(".")[0]]
-        raise KeyError(
-            f"{self.source or self.paper} has no {key!r}"
-            + (f" (entries of that table: {', '.join(near)})" if near else "")
-        )
+    def __getitem__(self, key: str) -> PaperValue:
+        try:
+            return self._values[key]
+        except KeyError:
+            near = [k for k in self._values if k.split(".")[0] == key.split(".")[0]]
+            raise KeyError(
+                f"{self.source or self.paper} has no {key!r}"
+                + (f" (entries of that table: {', '.join(near)})" if near else "")
+            ) from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
 
     def where(self, ref: str) -> str:
         """Where the paper prints the value of a row's ``paper_ref`` (a key, ``"key[1]"`` or ``"a+b"``)."""

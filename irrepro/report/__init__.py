@@ -64,6 +64,8 @@ def analyse(
 ) -> Report:
     """Apply the four papers' analyses to ``runs`` (3 runs and 4 topics at least) as a :class:`Report`.
 
+    The topic split is left out below 10 topics (``Report.swap_note`` says why).
+
     Parameters
     ----------
     runs : irrepro.data.RunSet

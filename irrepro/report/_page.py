@@ -280,7 +280,9 @@ class Report:
         return files
 
     def write(self, out: str | Path) -> Path:
-        """Write the report's :meth:`files` into the directory ``out`` (``irrepro._outputs.write_dir``); returns its page."""
+        """Write the report's :meth:`files` into the directory ``out`` (new, empty, or an earlier report:
+        only the files its manifest ``.irrepro-report`` proves irrepro's are replaced or removed, the
+        rest named in a warning); returns ``out/index.html``, or raises :class:`~irrepro.InputError`."""
         return write_dir(out, self.files(), what="report") / "index.html"
 
 

@@ -19,6 +19,7 @@ from ..errors import InputError
 from ..parallel import SeedLike
 from ..significance._samples import (
     _as_matrix,
+    _check_pairs,
     _check_samples,
     _summary,
     bootstrap_samples,
@@ -288,6 +289,7 @@ def stability(
     *,
     fuzziness: Sequence[float] | None = None,
     summary="mean",
+    pairs=None,
     B: int = 1000,
     seed: SeedLike = None,
 ) -> Stability:
@@ -306,6 +308,8 @@ def stability(
         The fuzziness values ``f`` (default 0.01, 0.02, ..., 0.20).
     summary : str or callable
         ``"mean"``, ``"gmean"`` or a function reducing the last axis.
+    pairs : array_like, optional
+        ``(P, 2)`` system indices (default all pairs): the set C.
     B, seed : int, SeedLike
         The samples to draw when ``samples`` is omitted.
 
@@ -331,9 +335,9 @@ def stability(
     m, systems, measure = _pair_summaries(scores, samples, summary, B, seed)
     if m.min() < 0:
         raise InputError("the stability method's fuzziness is relative: it needs summaries >= 0")
+    pairs = _check_pairs(pairs, m.shape[0])
     f = np.round(np.arange(1, 21) * 0.01, 2) if fuzziness is None else np.asarray(fuzziness, float)
-    i, j = np.triu_indices(m.shape[0], k=1)  # every pair: the set C
-    a, b = m[i], m[j]  # (P, B)
+    a, b = m[pairs[:, 0]], m[pairs[:, 1]]  # (P, B)
     gap = np.abs(a - b)
     top = np.maximum(a, b)
     mr, pt = [], []

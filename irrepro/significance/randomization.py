@@ -11,7 +11,6 @@ from collections.abc import Sequence
 import numpy as np
 
 from .. import parallel
-from .._lazy import module
 from ..errors import InputError
 from ..parallel import SeedLike
 from ._names import FAMILY_WISE
@@ -23,7 +22,6 @@ _ALTERNATIVES = ("two-sided", "greater", "less")
 #: Permutations of randomised Tukey HSD drawn per task (block ``k`` from child ``k`` of the seed):
 #: fixed, so that the draws do not depend on the number of workers.
 _PERM_BLOCK = 256
-_kernel = module("irrepro.significance._hsd_kernel")  # numba, imported at the first use
 
 
 def sign_flips(n_topics: int, B: int = 10_000, *, seed: SeedLike) -> np.ndarray:
@@ -54,9 +52,13 @@ def permutation_test(
     alternative: str | Sequence[str] = "two-sided",
     n_jobs: int | None = None,
 ) -> PairwiseResult | tuple[PairwiseResult, ...]:
-    """Fisher's paired randomization (sign-flip) test of every pair of systems, on the difference of means.
+    """Paired randomization (permutation) test of every pair of systems, on the difference of means.
 
-    As ``scipy.stats.permutation_test(..., permutation_type="samples")`` on the same flips.
+    Fisher's test (Smucker, Allan & Carterette 2007): with T topics and ``2**T <= B`` all sign flips
+    are enumerated (exact), else B random flips are drawn once and shared by all pairs; p-values
+    equal ``scipy.stats.permutation_test(..., permutation_type="samples")`` on the same flips:
+    greater = (#{mean(s z) >= mean(z)} + a) / (B + a), a = 0 exact, 1 Monte Carlo (no p-value is 0).
+    A permuted mean within rounding noise of the observed one counts as equal.
 
     Parameters
     ----------
@@ -147,6 +149,13 @@ def _check_permutations(perms, n: int, S: int) -> np.ndarray:
     return perms
 
 
+def _family_max(x: np.ndarray, perm: np.ndarray, pairs: np.ndarray) -> np.ndarray:
+    """``(F, b)``: the largest ``|difference|`` of permuted system means over ``pairs``."""
+    from ._hsd_kernel import family_max  # numba, imported at the first use
+
+    return family_max(x, perm, pairs)
+
+
 def _hsd_p(x: np.ndarray, stat: np.ndarray, pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Observed differences ``(F, P)`` and HSD p-values ``(#{max* >= |d|} + 1) / (B + 1)``."""
     obs = x[:, pairs[:, 0]].mean(axis=-1) - x[:, pairs[:, 1]].mean(axis=-1)  # (F, P)
@@ -168,7 +177,7 @@ def tukey_hsd_pvalues(x, permutations, pairs=None) -> np.ndarray:
     F, S, n = x.shape
     pairs = _check_pairs(pairs, S)
     perms = _check_permutations(permutations, n, S)
-    return _hsd_p(x, _kernel.family_max(x, perms, pairs), pairs)[1]
+    return _hsd_p(x, _family_max(x, perms, pairs), pairs)[1]
 
 
 def tukey_hsd(
@@ -191,7 +200,7 @@ def tukey_hsd(
         perms = _check_permutations(permutations, n, S)
         blocks = [perms[sl] for sl in parallel._chunks(len(perms), _PERM_BLOCK)]
         stat = np.concatenate(
-            parallel.parallel_map(lambda b: _kernel.family_max(x[None], b, pairs)[0], blocks, n_jobs=n_jobs)
+            parallel.parallel_map(lambda b: _family_max(x[None], b, pairs)[0], blocks, n_jobs=n_jobs)
         )
     else:
         B = parallel.check_int(B, "B", minimum=1)
@@ -204,7 +213,7 @@ def tukey_hsd(
         def block(k: int) -> np.ndarray:
             rng = np.random.default_rng(seeds[k])
             perm = rng.permuted(np.broadcast_to(ident, (sizes[k], n, S)), axis=-1)
-            return _kernel.family_max(x[None], perm, pairs)[0]
+            return _family_max(x[None], perm, pairs)[0]
 
         stat = np.concatenate(parallel.parallel_map(block, range(len(sizes)), n_jobs=n_jobs))
     B = len(stat)

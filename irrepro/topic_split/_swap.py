@@ -241,11 +241,13 @@ def growth_fit(
     kind: str = "relative",
     at: int = 50,
     min_trials: int = 20,
+    min_points: int = 3,
+    threshold: float = 0.05,
 ) -> GrowthFit:
     """Fit error = a exp(b n) per bin (Excel's GROWTH: least squares on log error), projected to ``at`` topics.
 
-    Sizes with fewer than ``min_trials`` trials or no error are left out; a bin with fewer than 3
-    sizes left is not fitted (NaN).
+    Sizes with fewer than ``min_trials`` trials or no error are left out; a bin with fewer than
+    ``min_points`` sizes left is not fitted (NaN).
 
     Parameters
     ----------
@@ -254,8 +256,10 @@ def growth_fit(
     kind : {"relative", "absolute"}
     at : int
         The paper's 50.
-    min_trials : int
+    min_trials, min_points : int
         See above.
+    threshold : float
+        For :meth:`GrowthFit.first_reliable`.
 
     Returns
     -------
@@ -286,10 +290,12 @@ def growth_fit(
         sxx = (w * (n - nbar[:, None]) ** 2).sum(1)
         sxy = np.where(use, (n - nbar[:, None]) * (y - ybar[:, None]), 0).sum(1)
         b = sxy / sxx
-    ok = cnt >= 3
+    ok = cnt >= min_points
     b = np.where(ok, b, np.nan)
     log_a = np.where(ok, ybar - b * nbar, np.nan)
-    return GrowthFit(tuple(result.bin_labels(kind)), log_a, b, np.exp(log_a + b * at), cnt.astype(int), at)
+    return GrowthFit(
+        tuple(result.bin_labels(kind)), log_a, b, np.exp(log_a + b * at), cnt.astype(int), at, threshold
+    )
 
 
 def _bin_lower_edge(label: str | None) -> float:
@@ -301,10 +307,6 @@ def _largest_projected_error(fit: GrowthFit) -> float:
     """The largest projected error at ``fit.at`` topics over the fitted bins (NaN if none)."""
     p = fit.projected
     return float(np.nanmax(p)) if np.isfinite(p).any() else float("nan")
-
-
-#: The bins' widths (absolute; relative to the smaller mean) and number of each kind.
-ABS_WIDTH, REL_WIDTH, N_BINS = 0.01, 0.05, 20
 
 
 def drop_bottom(matrix: ScoreMatrix, fraction: float = 0.25, by: ScoreMatrix | None = None) -> ScoreMatrix:
@@ -344,7 +346,7 @@ def drop_bottom(matrix: ScoreMatrix, fraction: float = 0.25, by: ScoreMatrix | N
     return matrix.subset(systems=[matrix.systems[i] for i in keep])
 
 
-def _swap_task(matrices: list[np.ndarray], reps, design, filters, chunk, args) -> tuple:
+def _swap_task(matrices: list[np.ndarray], reps, design, abs_w, rel_w, n_bins, filters, chunk, args) -> tuple:
     """Counts of one (matrix number, size, generator) task (the matrices travel with the function)."""
     k, n, rng = args
     X = matrices[k]
@@ -361,7 +363,7 @@ def _swap_task(matrices: list[np.ndarray], reps, design, filters, chunk, args) -
     M2 = X[:, i2].mean(axis=-1)
     a, b = np.triu_indices(S, k=1)
     F = len(filters)
-    trials = np.zeros((F, 2, reps, N_BINS), dtype=np.int64)  # per repetition (its Monte Carlo error)
+    trials = np.zeros((F, 2, reps, n_bins), dtype=np.int64)  # per repetition (its Monte Carlo error)
     errors = np.zeros_like(trials)
     dep_e = np.zeros(reps, dtype=np.int64)
     dep_t = np.zeros(reps, dtype=np.int64)
@@ -377,25 +379,25 @@ def _swap_task(matrices: list[np.ndarray], reps, design, filters, chunk, args) -
         with np.errstate(divide="ignore", invalid="ignore"):
             rel = np.where(smaller > 0, absd / smaller, np.inf)
         bins = [
-            np.floor(absd / ABS_WIDTH + 1e-9),
-            np.where(np.isfinite(rel), np.floor(rel / REL_WIDTH + 1e-9), N_BINS),
+            np.floor(absd / abs_w + 1e-9),
+            np.where(np.isfinite(rel), np.floor(rel / rel_w + 1e-9), n_bins),
         ]
         pv = {}
         if need:
             D = (X[pa] - X[pb])[:, i1]  # (P, R, n)
             for t in need:
                 pv[t] = _TESTS[t](D)
-        rep = np.broadcast_to(np.arange(reps, dtype=np.int64) * N_BINS, d1.shape)
+        rep = np.broadcast_to(np.arange(reps, dtype=np.int64) * n_bins, d1.shape)
         for f, (test, plo, phi) in enumerate(filters):
             keep = valid if test is None else valid & (pv[test] > plo) & (pv[test] <= phi)
             for k in range(2):
                 bk = bins[k]
-                sel = keep & (bk < N_BINS)
+                sel = keep & (bk < n_bins)
                 idx = bk[sel].astype(np.int64) + rep[sel]  # (repetition, bin), flattened
-                size = reps * N_BINS
-                trials[f, k] += np.bincount(idx, minlength=size).reshape(reps, N_BINS)
+                size = reps * n_bins
+                trials[f, k] += np.bincount(idx, minlength=size).reshape(reps, n_bins)
                 errors[f, k] += (
-                    np.bincount(idx, weights=err[sel], minlength=size).astype(np.int64).reshape(reps, N_BINS)
+                    np.bincount(idx, weights=err[sel], minlength=size).astype(np.int64).reshape(reps, n_bins)
                 )
         order = np.argsort(absd, axis=1, kind="stable")
         dep_e += np.take_along_axis(err, order, axis=1).sum(axis=0)
@@ -410,6 +412,9 @@ def swap_experiment(
     B: int | None = None,
     design: str = "disjoint",
     filters: Sequence[str] | None = None,
+    abs_width: float = 0.01,
+    rel_width: float = 0.05,
+    n_bins: int = 20,
     seed: SeedLike = None,
     n_jobs: int | None = None,
     progress: bool | str = False,
@@ -421,8 +426,8 @@ def swap_experiment(
     Per year, size n and repetition, two sets of n topics (``"disjoint"``, or two ``"independent"``
     samples) compare every pair of runs (our reading). A trial is an error when the order on set 2 is
     strictly reversed from set 1 (a set-1 tie dropped); trials are binned ``[lo, hi)`` (1e-9 slack) by
-    the set-1 difference, absolute (width 0.01) and relative to the smaller mean (0.05), 20 bins each.
-    With the same seed and years, AP and P@10 draw the same topic sets.
+    the set-1 difference, absolute and relative to the smaller mean. With the same seed and years, AP
+    and P@10 draw the same topic sets.
 
     Parameters
     ----------
@@ -435,6 +440,10 @@ def swap_experiment(
     design : {"disjoint", "independent"}
     filters : sequence of str, optional
         Names of ``FILTERS`` (default all): keep trials whose set-1 paired test lands in a band.
+    abs_width, rel_width : float
+        Bin widths.
+    n_bins : int
+        Bins of each kind.
     seed, n_jobs, progress
         The seed; workers (the values do not depend on them); a progress bar (a str: its label).
     chunk : int
@@ -484,11 +493,11 @@ def swap_experiment(
     rngs = parallel.spawn(seed, len(tasks))
     xs = [np.ascontiguousarray(_checked_scores(m, f"matrices[{k}]")) for k, m in enumerate(matrices)]
     items = [(k, int(sizes[s]), rngs[i]) for i, (k, s) in enumerate(tasks)]
-    task = partial(_swap_task, xs, B, design, fdefs, chunk)
+    task = partial(_swap_task, xs, B, design, abs_width, rel_width, n_bins, fdefs, chunk)
     label = progress if isinstance(progress, str) else ("swap experiment" if progress else False)
     out = parallel.parallel_map(task, items, n_jobs=n_jobs, progress=label)
     F = len(filters)
-    rep_trials = np.zeros((F, 2, len(sizes), B, N_BINS), dtype=np.int64)
+    rep_trials = np.zeros((F, 2, len(sizes), B, n_bins), dtype=np.int64)
     rep_errors = np.zeros_like(rep_trials)
     dep_e = np.zeros((len(sizes), B), dtype=np.int64)
     dep_t = np.zeros_like(dep_e)
@@ -507,8 +516,8 @@ def swap_experiment(
         B=B,
         filters=filters,
         kinds=("absolute", "relative"),
-        abs_width=ABS_WIDTH,
-        rel_width=REL_WIDTH,
+        abs_width=abs_width,
+        rel_width=rel_width,
         trials=rep_trials.sum(axis=3),
         errors=rep_errors.sum(axis=3),
         dep_errors=dep_e,
