@@ -516,6 +516,11 @@ def judge(
 ) -> Judgement:
     """The status of one paper-vs-ours row: the book's one rule, an equivalence test (``book/rule.md``).
 
+    The paper's printed value, read by its form (``irrepro._rule.FORMS``) and widened by the margin of
+    ``kind``, against ours +- z x sqrt(se_sampling^2 + se_mc^2 + paper_se^2): replicated inside,
+    not replicated wholly outside, inconclusive across an edge; a claim takes the combined status
+    of its ``supports`` or the chapter's ``status``; no paper value: not comparable.
+
     Parameters
     ----------
     paper, ours : object

@@ -106,6 +106,9 @@ _LATEX_PROSE_RE = re.compile("|".join(re.escape(k) for k in _LATEX if k not in "
 def latex(text, *, prose: bool = False) -> str:
     """``text`` for LaTeX's text mode (a table cell, a caption), every character printed as it is.
 
+    Special characters escaped or set in Computer Modern Typewriter's glyphs, ``--`` and ``,,`` kept
+    apart, control characters made visible; letters beyond ASCII kept (pdflatex sets the Latin ones).
+
     Parameters
     ----------
     text : object
@@ -150,6 +153,9 @@ _MD_LEADING = re.compile(r"^([#+\-=])")
 
 def markdown(text) -> str:
     """``text`` for a Markdown table cell or inline text, shown literally.
+
+    ``\\ ` * _ [ ] < > | ~ $ &`` backslash-escaped anywhere, a leading ``# + - =`` too, spaces at
+    either end as ``&#32;``, control characters made visible.
 
     Parameters
     ----------

@@ -134,9 +134,7 @@ def power_curve(
 
 
 class _FamilySampler:
-    """Families of m systems at Sakai's least favourable configuration from a fitted model: system 0 a
-    baseline of the bottom 75%, system 1 moved to its mean + min_diff, the others half way, their
-    dependence a vine copula fitted to their pilot scores."""
+    """Families of m systems at Sakai's least favourable configuration, from a fitted model."""
 
     def __init__(self, model, systems: int, min_diff: float, families: int, seed: SeedLike, n_jobs=None):
         import pyvinecopulib as pv
@@ -240,7 +238,10 @@ def simulated_power(
 ) -> PowerCurve | dict[str, PowerCurve]:
     """Power against the number of topics, simulated from the known-truth simulator fitted to the pilot.
 
-    Families of systems at Sakai's least favourable configuration (:class:`_FamilySampler`).
+    The pilot is fitted by :func:`irrepro.simulation.fit_collection`. A family: system 0 a baseline
+    from the bottom 75% by expected score; system 1 another system's margin moved to the
+    baseline's mean + ``min_diff``; the others half way (Sakai's least favourable configuration);
+    their dependence a vine copula fitted to their pilot scores.
 
     Parameters
     ----------

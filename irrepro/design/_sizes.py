@@ -88,7 +88,9 @@ def power_closed_form(method: str, n_topics, *, variance: float, min_diff: float
                       systems: int = 2) -> np.ndarray:  # fmt: skip
     """Power of the paired t-test or the one-way ANOVA at each topic-set size, in closed form.
 
-    Sakai (2016), sections 4 and 5; statsmodels' ``TTestPower`` and ``FTestAnovaPower``.
+    Sakai (2016), sections 4 and 5: ``"paired-t"``, the two-sided paired t-test of per-topic
+    differences of variance ``2 V_E`` (statsmodels' ``TTestPower.power``); ``"anova"``, ``systems``
+    means of range ``min_diff``, the others at their centre (statsmodels' ``FTestAnovaPower``).
 
     Parameters
     ----------
@@ -241,7 +243,11 @@ def topic_set_sizes(
 ) -> pd.DataFrame:
     """The topics a study needs by Sakai's (2016) methods, from a pilot, with bootstrap intervals.
 
-    From V_E, each interval the sizes at the ends of V_E's percentile interval over the pilot's topics.
+    From V_E, the residual variance of the pilot's :func:`two_way_anova`: the fewest topics with
+    which the paired t-test (``"paired-t"``) or the one-way ANOVA of ``systems`` systems
+    (``"anova"``) detects ``min_diff`` with probability ``power``, or whose expected (1 - alpha)
+    interval is at most ``min_diff`` wide (``"ci-width"``); the interval is the size at each end
+    of V_E's percentile interval over ``B`` bootstrap samples of the pilot's topics.
 
     Parameters
     ----------

@@ -181,6 +181,10 @@ def compare(
 ) -> ComparisonTable:
     """The results table of several runs under several measures, with significance tests.
 
+    With ``baseline`` every other run is tested against it, the p-values adjusted over those S - 1
+    pairs per measure; without, all pairs are tested and each mean is marked by the runs it
+    significantly beats.
+
     Parameters
     ----------
     scores : dict, ScoreMatrix or array_like
