@@ -371,6 +371,9 @@ def test_measure_study_equals_individual_calls(small):
         np.isnan(st.matrix().loc["A", "B"])
         and st.matrix().loc["B", "A"] == st.rank_correlations[("A", "B")].tau
     )
+    assert st.matrix("se_boot").loc["B", "A"] == st.rank_correlations[("A", "B")].se_boot
+    with pytest.raises(InputError, match="'tau' or 'se_boot'"):
+        st.matrix("tau_matrix")
     assert st.table3()["sensitivity %"].is_monotonic_decreasing
 
 

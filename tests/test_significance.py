@@ -756,3 +756,15 @@ def test_permutation_test_gives_several_alternatives_from_one_pass(x):
         assert res.alternative == alt
     with pytest.raises(ValueError, match="alternative must be"):
         sg.permutation_test(x, signs=signs, alternative=("two-sided", "bigger"))
+
+
+def test_the_note_counts_one_pair_as_one_pair():
+    x = np.random.default_rng(5).uniform(0, 1, (3, 20))
+    two = sg.compare(ScoreMatrix(x[:2], ("a", "b"), tuple(map(str, range(20))), "AP"), baseline="a")
+    assert "Holm's adjustment over 1 pair per measure" in two.note()
+    three = sg.compare(ScoreMatrix(x, ("a", "b", "c"), tuple(map(str, range(20))), "AP"), baseline="a")
+    assert "Holm's adjustment over 2 pairs per measure" in three.note()
+    hsd = sg.compare(
+        ScoreMatrix(x[:2], ("a", "b"), tuple(map(str, range(20))), "AP"), test="tukey", B=200, seed=1
+    )
+    assert "over the 1 pair" in hsd.note() and "over the 1 pairs" not in hsd.note()

@@ -105,6 +105,8 @@ class MeasureStudy:
 
     def matrix(self, attr: str = "tau") -> pd.DataFrame:
         """Kendall's ``"tau"`` (Figure 12) or its ``"se_boot"`` (Figure 13) per pair of measures, lower triangle."""
+        if attr not in ("tau", "se_boot"):
+            raise InputError(f"matrix takes 'tau' or 'se_boot', not {attr!r}")
         out = pd.DataFrame(np.nan, index=list(self.names), columns=list(self.names))
         for (a, b), rc in self.rank_correlations.items():
             out.loc[b, a] = getattr(rc, attr)

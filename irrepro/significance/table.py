@@ -127,13 +127,13 @@ class ComparisonTable:
         """What the marks mean: the test, the correction, alpha, the family, in ``fmt``'s markup."""
         r = self.test
         e = _ESCAPE.get(fmt, escape.plain)
-        n_pairs = len(r.pairs)
+        pairs = f"{len(r.pairs)} pair" + ("s" if len(r.pairs) != 1 else "")
         if r.correction == FAMILY_WISE:
-            how = f"family-wise p < {self.alpha:g} over the {n_pairs} pairs"
+            how = f"family-wise p < {self.alpha:g} over the {pairs}"
         elif r.correction == "none":
             how = f"unadjusted p < {self.alpha:g}"
         else:
-            how = f"p < {self.alpha:g} after {_correction(r.correction)[1]}'s adjustment over {n_pairs} pairs"
+            how = f"p < {self.alpha:g} after {_correction(r.correction)[1]}'s adjustment over {pairs}"
         test = r.label + (f", B = {r.B:,}" if r.B and not r.exact else (", exact" if r.exact else ""))
         up, down = ("$\\uparrow$", "$\\downarrow$") if fmt == "latex" else (_UP, _DOWN)
         if self.baseline is not None:
